@@ -1,0 +1,3 @@
+from mindzero.cli import main
+
+raise SystemExit(main())
