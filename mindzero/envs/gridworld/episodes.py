@@ -1,0 +1,79 @@
+"""Episodes: a layout plus the human's (hidden) goal; seeded generation with the paper's filters.
+
+Generated episodes are filtered for a sufficient trajectory length (paper App. B.1): the
+noise-free solo plan takes between ``min_plan`` and ``max_plan`` ticks, so that there is time
+to infer the goal and the human alone still finishes well within the assistance limit (50).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from mindzero.core.errors import UserError
+from mindzero.envs.gridworld.layout import COLORS, FAMILIES, SHAPES, Layout, generate_layout, parse_layout
+from mindzero.envs.gridworld.world import Goal, WorldState
+
+
+@dataclass(frozen=True)
+class Episode:
+    """A layout and the human's goal (object indices, ``goal[0] < goal[1]``)."""
+
+    layout: Layout
+    goal: Goal
+    episode_id: str = ""
+
+    def initial_state(self) -> WorldState:
+        return WorldState.initial(self.layout)
+
+    def plan_length(self) -> int:
+        """Ticks of the noise-free solo plan: walk, pick, carry with a pause per move, put."""
+        lay, (a, b) = self.layout, self.goal
+        cells = [lay.index(c) for c in lay.object_cells]
+        h = lay.index(lay.human_start)
+        first, other = (a, b) if lay.distance[h, cells[a]] <= lay.distance[h, cells[b]] else (b, a)
+        carry = max(0, int(lay.distance[cells[first], cells[other]]) - 1)
+        return int(lay.distance[h, cells[first]]) + 1 + 2 * carry + 1
+
+    def to_dict(self) -> dict:
+        return {"episode_id": self.episode_id, "layout": self.layout.to_text(), "goal": list(self.goal)}
+
+    @classmethod
+    def from_dict(cls, row: dict) -> Episode:
+        goal = tuple(sorted(int(g) for g in row["goal"]))
+        return cls(parse_layout(row["layout"]), goal, row.get("episode_id", ""))  # type: ignore[arg-type]
+
+
+def generate_episode(
+    rng: np.random.Generator,
+    family: str | None = None,
+    n_objects: int = 8,
+    size: int = 10,
+    min_plan: int = 12,
+    max_plan: int = 36,
+    colors: tuple[str, ...] = COLORS,
+    shapes: tuple[str, ...] = SHAPES,
+    episode_id: str = "",
+    max_tries: int = 500,
+) -> Episode:
+    """Draw a layout (``family`` from ``FAMILIES`` or None for U(0, 20) obstacles) and a goal."""
+    if family is not None and family not in FAMILIES:
+        raise UserError(f"unknown layout family {family!r}; choose from {', '.join(FAMILIES)}")
+    n_obstacles = None if family is None else FAMILIES[family]
+    for _ in range(max_tries):
+        layout = generate_layout(rng, size, size, n_objects, n_obstacles, colors, shapes)
+        i, j = sorted(int(k) for k in rng.choice(n_objects, size=2, replace=False))
+        episode = Episode(layout, (i, j), episode_id)
+        if min_plan <= episode.plan_length() <= max_plan:
+            return episode
+    raise UserError(f"no episode with a plan of {min_plan}..{max_plan} ticks in {max_tries} tries")
+
+
+def generate_episodes(n: int, seed: int, family: str | None = None, prefix: str = "ep", **kwargs) -> list[Episode]:
+    """``n`` episodes; episode ``k`` depends only on ``(seed, k)`` (stable under changes of n)."""
+    return [
+        generate_episode(np.random.default_rng([seed, k]), family, episode_id=f"{prefix}{seed}-{k:04d}", **kwargs)
+        for k in range(n)
+    ]
+

@@ -1,0 +1,135 @@
+"""The helping planner (paper App. B.3): acts on a goal distribution {(g_i, p_i)}.
+
+For each goal the helper predicts which object the human handles first (the one it carries, else
+the nearer one on the ground — the human model's own rule) and fetches the *other* one, bringing
+it next to the first (or next to the human while the human carries it). Its action is a
+Boltzmann choice over Q(a) = Σ_i p_i R(cost_i(a)), where cost_i is the number of helper ticks
+left for goal i after action a and R is the human model's reward-to-go.
+
+Collaboration rules: agents may share cells, so bodies never block; the human's pick and put
+resolve first, so the helper yields on contested objects; the helper never drops an unwanted
+object on a cell next to a likely goal object (it would take a put target from the human); and
+after ``patience`` ticks without any change of its own state while it still has work to do, it
+takes a random move to break deadlocks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from mindzero.core.posterior import Posterior
+from mindzero.envs.gridworld.human import nearest_free_neighbor_cost, reward_to_go, softmax_rows
+from mindzero.envs.gridworld.layout import UNREACHABLE, Layout
+from mindzero.envs.gridworld.world import N_ACTIONS, N_MOVES, Action, Goal, WorldState
+
+
+def human_first_object(state: WorldState, layout: Layout, goal: Goal) -> tuple[int, int]:
+    """(first, other): the goal object the human handles first under the human model, and the rest."""
+    a, b = goal
+    if state.human_carry in goal:
+        first = state.human_carry
+    elif state.helper_carry in goal:
+        first = b if state.helper_carry == a else a
+    else:
+        d = layout.distance[state.human]
+        first = a if d[state.objects[a]] <= d[state.objects[b]] else b
+    return first, (b if first == a else a)
+
+
+@dataclass
+class HelperPlanner:
+    """Boltzmann helper over goal-weighted costs. ``tau``: temperature; ``min_prob``: goals below
+    this posterior mass are ignored (speed); ``patience``: idle ticks before a deadlock break."""
+
+    layout: Layout
+    tau: float = 0.01
+    c: float = 0.1
+    gamma: float = 0.95
+    min_prob: float = 1e-3
+    patience: int = 4
+
+    def __post_init__(self) -> None:
+        self._last_state: tuple[int, int] | None = None
+        self._idle = 0
+
+    def reset(self) -> None:
+        self._last_state, self._idle = None, 0
+
+    def _costs(self, state: WorldState, goals: list[Goal]) -> np.ndarray:
+        """Helper ticks left per (goal, helper action): shape (G, 7)."""
+        lay = self.layout
+        objs = np.asarray(state.objects)
+        occupied = state.ground_mask(lay.n_cells)
+        roles = np.array([human_first_object(state, lay, g) for g in goals], dtype=np.int64)
+        first, other = roles[:, 0], roles[:, 1]
+        first_cell = objs[first]
+        # Hypothetical helper (cell, carried object, dropped-object cell) after each action.
+        nxt = np.empty(N_ACTIONS, dtype=np.int64)
+        nxt[:N_MOVES] = lay.next_cell[state.helper]
+        nxt[N_MOVES:] = state.helper
+        carry = np.full(N_ACTIONS, state.helper_carry, dtype=np.int64)
+        here = state.ground_object_at(state.helper)
+        if state.helper_carry < 0 and here >= 0:
+            carry[Action.PICK] = here
+        if state.helper_carry >= 0 and here < 0:
+            carry[Action.PUT] = -1
+        carry_other = carry[None, :] == other[:, None]  # (G, 7)
+        # O's cell after the action: with the helper if carried, else where it lies now.
+        other_cell = np.where(carry_other, nxt[None, :], objs[other][:, None])
+        placed = ~carry_other & (lay.distance[other_cell, first_cell[:, None]] == 1)
+        # Helper's plan: fetch O (unless carried), bring it next to F, put it down.
+        bring = nearest_free_neighbor_cost(lay, other_cell, first_cell, occupied)  # (G, 7)
+        fetch = lay.distance[nxt[None, :], other_cell] + 1 + bring + 1
+        helper_plan = np.where(carry_other, bring + 1, fetch)
+        wrong = (carry[None, :] >= 0) & ~carry_other
+        helper_plan = np.where(wrong, helper_plan + 1 + occupied[nxt][None, :], helper_plan)
+        # Human's plan alone (it pauses after every move while carrying), given where O ends up.
+        if state.human_carry < 0:
+            carry_len = np.maximum(0, lay.distance[first_cell[:, None], other_cell] - 1)
+            human_plan = lay.distance[state.human, first_cell][:, None] + 1 + 2 * carry_len + 1
+        else:
+            to_put = nearest_free_neighbor_cost(lay, np.full((*other_cell.shape, 1), state.human), other_cell, occupied)[..., 0]
+            human_plan = 2 * to_put + 1
+        cost = np.where(placed, 0, np.minimum(helper_plan, human_plan))
+        return np.minimum(cost, UNREACHABLE)
+
+    def action_values(self, state: WorldState, posterior: Posterior) -> np.ndarray:
+        """Q(a) = Σ_i p_i R(cost_i(a)) for the 7 helper actions."""
+        keep = posterior.probs >= min(self.min_prob, posterior.probs.max())
+        goals = [g for g, k in zip(posterior.hypotheses, keep) if k]
+        p = posterior.probs[keep] / posterior.probs[keep].sum()
+        q = p @ reward_to_go(self._costs(state, goals), self.c, self.gamma)
+        here = state.ground_object_at(state.helper)
+        if not (state.helper_carry < 0 and here >= 0):
+            q[Action.PICK] = -np.inf
+        if not (state.helper_carry >= 0 and here < 0):
+            q[Action.PUT] = -np.inf
+        # Never drop an unwanted object next to a likely goal object (it would block a put target).
+        if state.helper_carry >= 0:
+            near_goal = {
+                int(n)
+                for g in goals
+                for k in g
+                if k != state.helper_carry
+                for n in self.layout.neighbors[state.objects[k]]
+            }
+            wanted = any(state.helper_carry in g for g in goals)
+            if not wanted and state.helper in near_goal:
+                q[Action.PUT] = -np.inf
+        return q
+
+    def act(self, state: WorldState, posterior: Posterior, rng: np.random.Generator) -> int:
+        q = self.action_values(state, posterior)
+        mine = (state.helper, state.helper_carry)
+        self._idle = self._idle + 1 if mine == self._last_state else 0
+        self._last_state = mine
+        busy = q.max() < 0  # some goal still needs helper work
+        if busy and self._idle >= self.patience:
+            self._idle = 0
+            return int(rng.integers(1, N_MOVES))
+        if q[Action.STAY] >= q.max() - 1e-12:
+            return int(Action.STAY)  # nothing to gain: yield rather than dither
+        probs = softmax_rows((q - q.max()) / self.tau)
+        return int(rng.choice(N_ACTIONS, p=probs))

@@ -1,0 +1,294 @@
+"""GridWorld "Construction" layouts: grid, obstacles, objects, start cells.
+
+Coordinates are (x, y) with up = +y; cell index ``i = y * width + x``. A layout is immutable;
+everything that moves during an episode lives in :class:`mindzero.envs.gridworld.world.WorldState`.
+
+Text format (``Layout.to_text`` / ``parse_layout``): one grid row per line, top row (largest y)
+first; ``.`` free, ``#`` obstacle, ``H`` human start, ``P`` helper start, ``0``–``9`` objects
+(an object may not share a cell with a start). After a blank line, one legend line per object:
+``0: red square``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from mindzero.core.errors import UserError
+
+COLORS = ("red", "green", "blue", "yellow", "orange", "purple", "pink", "brown", "cyan", "gray")
+SHAPES = ("square", "circle", "triangle", "star", "diamond")
+
+#: Move deltas (dx, dy) in action order stay, up, down, left, right.
+MOVE_DELTAS = ((0, 0), (0, 1), (0, -1), (-1, 0), (1, 0))
+
+#: Distance used for unreachable cells: larger than any path, small enough for float maths.
+UNREACHABLE = 10_000
+
+
+@dataclass(frozen=True)
+class GridObject:
+    """An object a human can pick up: a distinct (color, shape) pair."""
+
+    color: str
+    shape: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.color} {self.shape}"
+
+    def __post_init__(self) -> None:
+        if self.color not in COLORS:
+            raise UserError(f"unknown color {self.color!r}; choose from {', '.join(COLORS)}")
+        if self.shape not in SHAPES:
+            raise UserError(f"unknown shape {self.shape!r}; choose from {', '.join(SHAPES)}")
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """Static part of an episode. Object ``k`` starts at cell ``object_cells[k]``."""
+
+    width: int
+    height: int
+    obstacles: frozenset[tuple[int, int]]
+    objects: tuple[GridObject, ...]
+    object_cells: tuple[tuple[int, int], ...]
+    human_start: tuple[int, int]
+    helper_start: tuple[int, int]
+    name: str = field(default="")
+
+    def __post_init__(self) -> None:
+        if len(self.objects) != len(self.object_cells):
+            raise UserError("layout: every object needs exactly one cell")
+        if len({(o.color, o.shape) for o in self.objects}) != len(self.objects):
+            raise UserError("layout: objects must have distinct (color, shape)")
+        for cell in (*self.object_cells, self.human_start, self.helper_start):
+            if not self.inside(cell):
+                raise UserError(f"layout: cell {cell} is outside the {self.width}x{self.height} grid")
+            if cell in self.obstacles:
+                raise UserError(f"layout: cell {cell} is an obstacle")
+        if len(set(self.object_cells)) != len(self.object_cells):
+            raise UserError("layout: two objects share a cell")
+
+    # --- geometry -------------------------------------------------------------------------
+    @property
+    def n_cells(self) -> int:
+        return self.width * self.height
+
+    def inside(self, cell: tuple[int, int]) -> bool:
+        x, y = cell
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def index(self, cell: tuple[int, int]) -> int:
+        return cell[1] * self.width + cell[0]
+
+    def cell(self, index: int) -> tuple[int, int]:
+        return (int(index) % self.width, int(index) // self.width)
+
+    @cached_property
+    def blocked(self) -> np.ndarray:
+        """Boolean mask over cell indices: True for obstacles."""
+        mask = np.zeros(self.n_cells, dtype=bool)
+        for c in self.obstacles:
+            mask[self.index(c)] = True
+        return mask
+
+    @cached_property
+    def next_cell(self) -> np.ndarray:
+        """``next_cell[i, m]``: cell reached from ``i`` by move ``m`` (walls and borders block)."""
+        table = np.empty((self.n_cells, len(MOVE_DELTAS)), dtype=np.int64)
+        for i in range(self.n_cells):
+            x, y = self.cell(i)
+            for m, (dx, dy) in enumerate(MOVE_DELTAS):
+                nxt = (x + dx, y + dy)
+                ok = self.inside(nxt) and nxt not in self.obstacles
+                table[i, m] = self.index(nxt) if ok else i
+        table.setflags(write=False)
+        return table
+
+    @cached_property
+    def neighbors(self) -> np.ndarray:
+        """``neighbors[i]``: the up to 4 free cells 4-adjacent to ``i``, padded with -1."""
+        table = np.full((self.n_cells, 4), -1, dtype=np.int64)
+        for i in range(self.n_cells):
+            moved = [int(j) for j in self.next_cell[i, 1:] if j != i]
+            table[i, : len(moved)] = moved
+        table.setflags(write=False)
+        return table
+
+    @cached_property
+    def distance(self) -> np.ndarray:
+        """All-pairs BFS shortest-path lengths in moves; ``UNREACHABLE`` where no path exists."""
+        n = self.n_cells
+        dist = np.full((n, n), UNREACHABLE, dtype=np.int64)
+        nbrs = self.neighbors.tolist()
+        for src in range(n):
+            if self.blocked[src]:
+                continue
+            row = dist[src]
+            row[src] = 0
+            queue = deque([src])
+            while queue:
+                cur = queue.popleft()
+                d = row[cur] + 1
+                for nb in nbrs[cur]:
+                    if nb >= 0 and row[nb] > d:
+                        row[nb] = d
+                        queue.append(nb)
+        dist.setflags(write=False)
+        return dist
+
+    def is_connected(self) -> bool:
+        free = np.flatnonzero(~self.blocked)
+        return bool((self.distance[free[0], free] < UNREACHABLE).all())
+
+    # --- text -----------------------------------------------------------------------------
+    def to_text(self) -> str:
+        rows = []
+        marks = {c: str(k) for k, c in enumerate(self.object_cells)}
+        for y in range(self.height - 1, -1, -1):
+            row = []
+            for x in range(self.width):
+                c = (x, y)
+                if c in self.obstacles:
+                    row.append("#")
+                elif c in marks:
+                    row.append(marks[c])
+                elif c == self.human_start:
+                    row.append("H")
+                elif c == self.helper_start:
+                    row.append("P")
+                else:
+                    row.append(".")
+            rows.append("".join(row))
+        legend = [f"{k}: {o.label}" for k, o in enumerate(self.objects)]
+        return "\n".join(rows) + "\n\n" + "\n".join(legend) + "\n"
+
+
+def parse_layout(text: str, name: str = "") -> Layout:
+    """Parse the text format; errors name the 1-based line and column."""
+    where = f"{name}: " if name else ""
+    lines = text.splitlines()
+    grid_lines: list[str] = []
+    i = 0
+    while i < len(lines) and lines[i].strip():
+        grid_lines.append(lines[i].rstrip())
+        i += 1
+    if not grid_lines:
+        raise UserError(f"{where}line 1, column 1: empty layout (expected grid rows)")
+    width, height = len(grid_lines[0]), len(grid_lines)
+    obstacles, human, helper = set(), None, None
+    object_at: dict[int, tuple[int, int]] = {}
+    for row_no, row in enumerate(grid_lines):
+        if len(row) != width:
+            raise UserError(
+                f"{where}line {row_no + 1}, column {min(len(row), width) + 1}: "
+                f"row has {len(row)} cells, expected {width}"
+            )
+        y = height - 1 - row_no
+        for x, ch in enumerate(row):
+            pos = f"{where}line {row_no + 1}, column {x + 1}"
+            if ch == "#":
+                obstacles.add((x, y))
+            elif ch == "H" and human is None:
+                human = (x, y)
+            elif ch == "P" and helper is None:
+                helper = (x, y)
+            elif ch.isdigit() and int(ch) not in object_at:
+                object_at[int(ch)] = (x, y)
+            elif ch != ".":
+                raise UserError(f"{pos}: unexpected or repeated character {ch!r}")
+    if human is None or helper is None:
+        raise UserError(f"{where}line 1, column 1: grid needs one 'H' (human) and one 'P' (helper)")
+    legend: dict[int, GridObject] = {}
+    for line_no in range(i + 1, len(lines)):
+        line = lines[line_no].strip()
+        if not line:
+            continue
+        key, sep, desc = line.partition(":")
+        words = desc.split()
+        if not sep or not key.strip().isdigit() or len(words) != 2:
+            raise UserError(
+                f"{where}line {line_no + 1}, column 1: expected '<digit>: <color> <shape>', got {line!r}"
+            )
+        k = int(key)
+        try:
+            legend[k] = GridObject(words[0], words[1])
+        except UserError as err:
+            raise UserError(f"{where}line {line_no + 1}, column {len(key) + 3}: {err}") from None
+    if sorted(object_at) != list(range(len(object_at))) or set(legend) != set(object_at):
+        raise UserError(
+            f"{where}line {i + 2}, column 1: objects in the grid {sorted(object_at)} and the legend "
+            f"{sorted(legend)} must match and be numbered from 0"
+        )
+    return Layout(
+        width=width,
+        height=height,
+        obstacles=frozenset(obstacles),
+        objects=tuple(legend[k] for k in range(len(legend))),
+        object_cells=tuple(object_at[k] for k in range(len(object_at))),
+        human_start=human,
+        helper_start=helper,
+        name=name,
+    )
+
+
+#: Layout families of the paper's generator: number of obstacles.
+FAMILIES = {"empty": 0, "obstacles10": 10, "obstacles15": 15, "obstacles20": 20}
+
+
+def generate_layout(
+    rng: np.random.Generator,
+    width: int = 10,
+    height: int = 10,
+    n_objects: int = 8,
+    n_obstacles: int | None = None,
+    colors: tuple[str, ...] = COLORS,
+    shapes: tuple[str, ...] = SHAPES,
+    max_tries: int = 1000,
+) -> Layout:
+    """Random connected layout; objects never 4-adjacent to each other nor on start cells.
+
+    ``n_obstacles=None`` draws uniformly from 0..20 as in paper App. B.1.
+    """
+    pairs = [(c, s) for c in colors for s in shapes]
+    if n_objects > len(pairs):
+        raise UserError(f"{n_objects} objects need distinct (color, shape); only {len(pairs)} exist")
+    if n_obstacles is None:
+        n_obstacles = int(rng.integers(0, 21))
+    # Each object blocks its own cell and up to 4 neighbours for the next object.
+    if n_obstacles + 2 + 5 * n_objects > width * height:
+        raise UserError(
+            f"impossible config: {n_objects} objects (non-adjacent) and {n_obstacles} obstacles "
+            f"do not fit in a {width}x{height} grid"
+        )
+    cells = [(x, y) for y in range(height) for x in range(width)]
+    for _ in range(max_tries):
+        order = rng.permutation(len(cells))
+        obstacles = frozenset(cells[j] for j in order[:n_obstacles])
+        rest = [cells[j] for j in order[n_obstacles:]]
+        human, helper = rest[0], rest[1]
+        placed: list[tuple[int, int]] = []
+        for c in rest[2:]:
+            if len(placed) == n_objects:
+                break
+            if all(abs(c[0] - p[0]) + abs(c[1] - p[1]) > 1 for p in placed):
+                placed.append(c)
+        if len(placed) < n_objects:
+            continue
+        chosen = rng.choice(len(pairs), size=n_objects, replace=False)
+        layout = Layout(
+            width=width,
+            height=height,
+            obstacles=obstacles,
+            objects=tuple(GridObject(*pairs[j]) for j in chosen),
+            object_cells=tuple(placed),
+            human_start=human,
+            helper_start=helper,
+        )
+        if layout.is_connected():
+            return layout
+    raise UserError(f"could not generate a connected layout in {max_tries} tries; use fewer obstacles")

@@ -1,0 +1,109 @@
+"""GridWorld goal reasoners: exact Bayesian inverse planning and the reference baselines.
+
+``ExactGoalInference`` keeps log-posteriors over all goal pairs and adds
+``log P(a_t | g, s_t)`` from :class:`HumanModel` for each observed action: O(#goals) work per
+action, no replay of the history. Goals whose posterior reached 0 are skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from mindzero.core.errors import UserError
+from mindzero.core.posterior import Posterior
+from mindzero.envs.gridworld.episodes import Episode
+from mindzero.envs.gridworld.human import HumanModel
+from mindzero.envs.gridworld.world import Goal, Observation, goal_pairs
+
+
+def object_marginals(posterior: Posterior, n_objects: int) -> np.ndarray:
+    """P(object k is part of the goal) summed over goal pairs; sums to 2."""
+    marg = np.zeros(n_objects)
+    for (i, j), p in zip(posterior.hypotheses, posterior.probs):
+        marg[i] += p
+        marg[j] += p
+    return marg
+
+
+class ExactGoalInference:
+    """Exact posterior over goal pairs under the simulated human's own policy."""
+
+    name = "exact"
+
+    def __init__(self, epsilon: float = 0.15, prior: Sequence[float] | None = None) -> None:
+        self.epsilon = epsilon
+        self.prior = None if prior is None else np.asarray(prior, dtype=np.float64)
+        self.goals: list[Goal] = []
+        self.log_post = np.zeros(0)
+
+    def reset(self, episode: Episode) -> Posterior:
+        self.model = HumanModel(episode.layout, epsilon=self.epsilon)
+        self.goals = goal_pairs(len(episode.layout.objects))
+        self.goal_array = np.array(self.goals, dtype=np.int64)
+        if self.prior is None:
+            self.log_post = np.full(len(self.goals), -np.log(len(self.goals)))
+        else:
+            if self.prior.shape != (len(self.goals),) or self.prior.min() < 0 or self.prior.sum() <= 0:
+                raise UserError(f"prior needs {len(self.goals)} non-negative weights with a positive sum")
+            with np.errstate(divide="ignore"):
+                self.log_post = np.log(self.prior / self.prior.sum())
+        return self.posterior()
+
+    def update(self, observation: Observation) -> Posterior:
+        alive = np.flatnonzero(np.isfinite(self.log_post))
+        probs = self.model.action_probs(observation.state, self.goal_array[alive])[:, observation.human_action]
+        with np.errstate(divide="ignore"):
+            self.log_post[alive] += np.log(probs)
+        if not np.isfinite(self.log_post).any():
+            raise UserError("observed action has zero likelihood under every goal (not this human model?)")
+        self.log_post -= self.log_post[np.isfinite(self.log_post)].max()
+        return self.posterior()
+
+    def posterior(self) -> Posterior:
+        w = np.exp(self.log_post)
+        return Posterior(tuple(self.goals), w / w.sum())
+
+
+class OracleReasoner:
+    """Knows the true goal: the upper bound for helpers."""
+
+    name = "oracle"
+
+    def reset(self, episode: Episode) -> Posterior:
+        self.posterior = Posterior.point(episode.goal)
+        return self.posterior
+
+    def update(self, observation: Observation) -> Posterior:
+        return self.posterior
+
+
+class RandomGoalReasoner:
+    """Commits to one uniformly random goal per episode (seeded): the chance baseline."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, episode: Episode) -> Posterior:
+        goals = goal_pairs(len(episode.layout.objects))
+        self.posterior = Posterior.point(goals[int(self.rng.integers(len(goals)))])
+        return self.posterior
+
+    def update(self, observation: Observation) -> Posterior:
+        return self.posterior
+
+
+class UniformReasoner:
+    """Never learns: a uniform posterior (the 'none' reasoner's belief; its helper stays idle)."""
+
+    name = "none"
+
+    def reset(self, episode: Episode) -> Posterior:
+        self.posterior = Posterior.uniform(goal_pairs(len(episode.layout.objects)))
+        return self.posterior
+
+    def update(self, observation: Observation) -> Posterior:
+        return self.posterior
