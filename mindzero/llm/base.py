@@ -1,0 +1,191 @@
+"""The backend interface shared by every language-model backend, and its cost accounting.
+
+Reasoners, trainers and evaluators talk to one :class:`Backend`; which engine answers (local
+transformers, vLLM, an OpenAI-compatible server) is a choice of spec string, not of code.
+
+Cost follows the MindZero paper, Eq. 6 (after Kaplan et al., 2020)::
+
+    FLOPs = 2 × P_active × N_tokens
+
+where ``N_tokens`` counts every processed token of every sample: prompt plus completion, with a
+prompt sampled ``n`` times counted ``n`` times (what a plain, non-prefix-caching engine computes),
+and padding not counted. Scoring a continuation counts its prompt plus the continuation.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from mindzero.core.errors import UserError
+
+#: One chat message, as in the OpenAI chat API: ``{"role": "user", "content": "..."}``.
+Message = dict[str, str]
+#: A plain text prompt (completed as is) or a chat (rendered with the model's chat template).
+Prompt = str | list[Message]
+
+
+@dataclass(frozen=True)
+class Generation:
+    """One sampled completion of one prompt."""
+
+    text: str
+    """The completion only, without the prompt and without special tokens."""
+    prompt_tokens: int
+    """Tokens of the (templated) prompt that produced it."""
+    completion_tokens: int
+    """Tokens generated, including a final end-of-sequence token when one was produced."""
+    finish_reason: str = "stop"
+    """``"stop"`` (end of sequence) or ``"length"`` (hit ``max_new_tokens``)."""
+
+
+def flops(active_params: int | None, tokens: int) -> float | None:
+    """Paper Eq. 6: forward FLOPs = 2 × active parameters × processed tokens (None if P unknown)."""
+    if active_params is None:
+        return None
+    return 2.0 * float(active_params) * float(tokens)
+
+
+@dataclass
+class Usage:
+    """Counts of work done: calls, tokens, FLOPs and wall-clock seconds.
+
+    ``flops`` is None when the backend does not know its parameter count (a remote endpoint
+    without ``active_params=``); sums with an unknown stay unknown rather than silently zero.
+    """
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    flops: float | None = 0.0
+    seconds: float = 0.0
+
+    @property
+    def tokens(self) -> int:
+        """All processed tokens, prompt plus completion (Eq. 6's N_tokens)."""
+        return self.prompt_tokens + self.completion_tokens
+
+    @property
+    def tflops(self) -> float | None:
+        """FLOPs in units of 10^12, the unit of the paper's tables."""
+        return None if self.flops is None else self.flops / 1e12
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            calls=self.calls + other.calls,
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            flops=None if self.flops is None or other.flops is None else self.flops + other.flops,
+            seconds=self.seconds + other.seconds,
+        )
+
+    def __sub__(self, other: Usage) -> Usage:
+        return Usage(
+            calls=self.calls - other.calls,
+            prompt_tokens=self.prompt_tokens - other.prompt_tokens,
+            completion_tokens=self.completion_tokens - other.completion_tokens,
+            flops=None if self.flops is None or other.flops is None else self.flops - other.flops,
+            seconds=self.seconds - other.seconds,
+        )
+
+    def as_dict(self) -> dict[str, float | int | None]:
+        """Plain numbers for ``results.json``: calls, tokens, TFLOPs, seconds."""
+        return {
+            "calls": self.calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "tokens": self.tokens,
+            "tflops": self.tflops,
+            "seconds": self.seconds,
+        }
+
+
+@dataclass
+class UsageMeter:
+    """Running totals of a backend's work, readable by reasoners.
+
+    ``meter.total`` is everything since creation (or :meth:`reset`); ``with meter.measure() as u:``
+    fills ``u`` with the work done inside the block, e.g. the TFLOPs of one decision.
+    """
+
+    active_params: int | None
+    """Parameters used per token (for a mixture of experts: the active ones), or None if unknown."""
+    total: Usage = field(default_factory=Usage)
+
+    def record(self, prompt_tokens: int, completion_tokens: int, seconds: float) -> Usage:
+        """Add one backend call; returns that call's own usage."""
+        call = Usage(
+            calls=1,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            flops=flops(self.active_params, prompt_tokens + completion_tokens),
+            seconds=seconds,
+        )
+        self.total = self.total + call
+        return call
+
+    def snapshot(self) -> Usage:
+        """A copy of the totals now; subtract two snapshots to get the work in between."""
+        return replace(self.total)
+
+    def reset(self) -> None:
+        """Start counting from zero."""
+        self.total = Usage()
+
+    @contextlib.contextmanager
+    def measure(self) -> Iterator[Usage]:
+        """Yield a :class:`Usage` that, on leaving the block, holds the work done inside it."""
+        start = self.snapshot()
+        delta = Usage()
+        try:
+            yield delta
+        finally:
+            done = self.total - start
+            for name in ("calls", "prompt_tokens", "completion_tokens", "flops", "seconds"):
+                setattr(delta, name, getattr(done, name))
+
+
+class Backend(ABC):
+    """A language model that samples completions and scores given continuations.
+
+    Every call adds its tokens, FLOPs and seconds to :attr:`usage`.
+    """
+
+    name: str
+    """What was loaded, for logs and ``results.json`` (a path, URL or model id)."""
+    usage: UsageMeter
+
+    @abstractmethod
+    def generate(
+        self,
+        prompts: Sequence[Prompt],
+        n: int = 1,
+        temperature: float = 1.0,
+        max_new_tokens: int = 256,
+        seed: int | None = None,
+    ) -> list[list[Generation]]:
+        """Sample ``n`` completions for each prompt; ``result[i][j]`` is sample j of prompt i.
+
+        ``temperature == 0`` means greedy decoding. The same ``seed`` with the same arguments
+        gives the same completions (on the same backend, hardware and library versions).
+        """
+
+    @abstractmethod
+    def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[float]:
+        """Total log-probability (natural log, nats) of each continuation given the prompt.
+
+        Used for option scoring in multiple-choice QA: the continuation tokens are those of
+        the continuation text appended to the (templated) prompt, so leading spaces matter.
+        """
+
+
+def check_sampling_args(n: int, temperature: float, max_new_tokens: int) -> None:
+    """Reject arguments every backend would reject, with one message for all of them."""
+    if n < 1:
+        raise UserError(f"n must be at least 1 sample per prompt, got {n}")
+    if temperature < 0:
+        raise UserError(f"temperature must be >= 0 (0 means greedy), got {temperature}")
+    if max_new_tokens < 1:
+        raise UserError(f"max_new_tokens must be at least 1, got {max_new_tokens}")

@@ -1,0 +1,193 @@
+"""Local Hugging Face causal LMs through transformers: the default backend on CPU machines."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from mindzero.core.errors import UserError
+from mindzero.llm.base import Backend, Generation, Prompt, UsageMeter, check_sampling_args
+from mindzero.llm.models import DEFAULT_MODEL, resolve_model
+
+DTYPES = ("float32", "bfloat16", "float16", "auto")
+
+
+def _require_transformers() -> tuple[Any, Any]:
+    try:
+        import torch
+        import transformers
+    except ImportError as err:
+        raise UserError(
+            f"the transformers backend needs torch and transformers ({err.name} is missing): "
+            'pip install "mindzero[llm]"'
+        ) from None
+    return torch, transformers
+
+
+def encode_prompt(tokenizer: Any, prompt: Prompt, model_name: str) -> list[int]:
+    """Token ids of a prompt: text as given (with the tokenizer's special tokens), chats rendered
+    by the chat template with an assistant turn opened (the template supplies special tokens)."""
+    if isinstance(prompt, str):
+        return list(tokenizer(prompt, add_special_tokens=True).input_ids)
+    if not tokenizer.chat_template:
+        raise UserError(f"model '{model_name}' has no chat template; pass text prompts instead of chat messages")
+    text = tokenizer.apply_chat_template(prompt, tokenize=False, add_generation_prompt=True)
+    return list(tokenizer(text, add_special_tokens=False).input_ids)
+
+
+class TransformersBackend(Backend):
+    """Any Hugging Face causal LM in a local folder (or a GGUF file / packaged name, converted once).
+
+    Text prompts are completed as given; chat prompts (lists of messages) are rendered with the
+    tokenizer's chat template and an assistant turn is opened, as instruct models expect.
+    Prompts are processed ``batch_size`` at a time with left padding; ``dtype="bfloat16"`` halves
+    memory and is faster on CPUs with native bf16 (see ``benchmarks/bench_llm.py``).
+    """
+
+    def __init__(
+        self,
+        model: str | os.PathLike[str] = DEFAULT_MODEL,
+        *,
+        dtype: str = "float32",
+        device: str | None = None,
+        batch_size: int = 8,
+        static_cache: bool = False,
+        active_params: int | None = None,
+    ) -> None:
+        """Load ``model`` (name, folder or .gguf; see :func:`resolve_model`).
+
+        ``static_cache`` preallocates the KV cache for the whole generation (faster batched
+        decoding on CPU for some models); ``active_params`` overrides the parameter count used
+        for FLOPs (default: all parameters of the model, tied weights once).
+        """
+        torch, transformers = _require_transformers()
+        if dtype not in DTYPES:
+            raise UserError(f"dtype must be one of {', '.join(DTYPES)}, got '{dtype}'")
+        if batch_size < 1:
+            raise UserError(f"batch_size must be at least 1, got {batch_size}")
+        path = resolve_model(model)
+        self.name = str(path)
+        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.batch_size = batch_size
+        self.static_cache = static_cache
+        try:
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(str(path))
+            self.model = transformers.AutoModelForCausalLM.from_pretrained(
+                str(path), dtype=dtype if dtype == "auto" else getattr(torch, dtype)
+            )
+        except (OSError, ValueError, KeyError) as err:
+            reason = " ".join(str(err).split())[:200]
+            raise UserError(
+                f"cannot load a causal language model from '{path}' ({reason}); "
+                "give a folder saved with save_pretrained (config.json, weights, tokenizer)"
+            ) from None
+        self.model.to(self.device).eval()
+        eos = self.model.generation_config.eos_token_id
+        if eos is None:
+            eos = self.tokenizer.eos_token_id
+        self.eos_ids = {eos} if isinstance(eos, int) else set(eos or ())
+        self.pad_id = self.tokenizer.pad_token_id
+        if self.pad_id is None:
+            self.pad_id = min(self.eos_ids) if self.eos_ids else 0
+        self.usage = UsageMeter(active_params or self.model.num_parameters())
+
+    def encode(self, prompt: Prompt) -> list[int]:
+        """Token ids of a prompt as the model sees it (chat template applied to messages)."""
+        return encode_prompt(self.tokenizer, prompt, self.name)
+
+    def generate(
+        self,
+        prompts: Sequence[Prompt],
+        n: int = 1,
+        temperature: float = 1.0,
+        max_new_tokens: int = 256,
+        seed: int | None = None,
+    ) -> list[list[Generation]]:
+        """Sample ``n`` completions per prompt (pure sampling: no top-k/top-p truncation)."""
+        torch, _ = _require_transformers()
+        check_sampling_args(n, temperature, max_new_tokens)
+        start = time.perf_counter()
+        encoded = [self.encode(p) for p in prompts]
+        sampling: dict[str, Any] = (
+            {"do_sample": True, "temperature": temperature, "top_k": 0, "top_p": 1.0}
+            if temperature > 0
+            else {"do_sample": False}
+        )
+        if self.static_cache:
+            sampling["cache_implementation"] = "static"
+        results: list[list[Generation]] = []
+        with torch.random.fork_rng(devices=[] if self.device == "cpu" else None), torch.inference_mode():
+            if seed is not None:
+                torch.manual_seed(seed)
+            for lo in range(0, len(encoded), self.batch_size):
+                batch = encoded[lo : lo + self.batch_size]
+                input_ids, mask = self._pad(batch, left=True)
+                out = self.model.generate(
+                    input_ids=input_ids,
+                    attention_mask=mask,
+                    max_new_tokens=max_new_tokens,
+                    num_return_sequences=n,
+                    pad_token_id=self.pad_id,
+                    eos_token_id=sorted(self.eos_ids) or None,
+                    **sampling,
+                )
+                new = out[:, input_ids.shape[1] :].tolist()
+                for i, ids in enumerate(batch):
+                    results.append([self._completion(new[i * n + j], len(ids)) for j in range(n)])
+        self.usage.record(
+            prompt_tokens=sum(g.prompt_tokens for gs in results for g in gs),
+            completion_tokens=sum(g.completion_tokens for gs in results for g in gs),
+            seconds=time.perf_counter() - start,
+        )
+        return results
+
+    def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[float]:
+        """Sum of log-probs (nats) of each continuation's tokens (tokenized on their own) after the prompt."""
+        torch, _ = _require_transformers()
+        start = time.perf_counter()
+        context = self.encode(prompt)
+        if not context:
+            raise UserError("score needs a prompt of at least one token; the prompt encodes to none")
+        conts = [list(self.tokenizer(c, add_special_tokens=False).input_ids) for c in continuations]
+        scores: list[float] = []
+        with torch.inference_mode():
+            for lo in range(0, len(conts), self.batch_size):
+                batch = conts[lo : lo + self.batch_size]
+                input_ids, mask = self._pad([context + c for c in batch], left=False)
+                logits = self.model(input_ids=input_ids, attention_mask=mask).logits
+                # Position t predicts token t+1: the continuation starts at len(context).
+                logprobs = torch.log_softmax(logits[:, len(context) - 1 : -1].float(), dim=-1)
+                for row, cont in enumerate(batch):
+                    targets = torch.tensor(cont, dtype=torch.long, device=logprobs.device)
+                    picked = logprobs[row, : len(cont)].gather(-1, targets[:, None])
+                    scores.append(float(picked.sum()))
+        self.usage.record(
+            prompt_tokens=len(context) * len(conts),
+            completion_tokens=sum(len(c) for c in conts),
+            seconds=time.perf_counter() - start,
+        )
+        return scores
+
+    def _pad(self, rows: list[list[int]], left: bool) -> tuple[Any, Any]:
+        torch, _ = _require_transformers()
+        width = max(len(r) for r in rows)
+        ids = torch.full((len(rows), width), self.pad_id, dtype=torch.long)
+        mask = torch.zeros((len(rows), width), dtype=torch.long)
+        for i, r in enumerate(rows):
+            sl = slice(width - len(r), width) if left else slice(0, len(r))
+            ids[i, sl] = torch.tensor(r, dtype=torch.long)
+            mask[i, sl] = 1
+        return ids.to(self.device), mask.to(self.device)
+
+    def _completion(self, ids: list[int], prompt_tokens: int) -> Generation:
+        """Cut a generated row at its first end-of-sequence token (kept in the count)."""
+        for k, tok in enumerate(ids):
+            if tok in self.eos_ids:
+                ids, reason = ids[: k + 1], "stop"
+                break
+        else:
+            reason = "length"
+        text = self.tokenizer.decode(ids, skip_special_tokens=True)
+        return Generation(text, prompt_tokens, len(ids), reason)
