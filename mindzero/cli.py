@@ -15,7 +15,7 @@ from mindzero import __version__
 from mindzero.core.errors import UserError
 
 AREA_MODULES = (
-    "mindzero.envs.gridworld.cli",
+    "mindzero.commands.gridworld",
     "mindzero.stories.cli",
 )
 

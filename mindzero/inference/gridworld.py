@@ -14,17 +14,21 @@ import numpy as np
 from mindzero.core.errors import UserError
 from mindzero.core.posterior import Posterior
 from mindzero.envs.gridworld.episodes import Episode
-from mindzero.envs.gridworld.human import HumanModel
-from mindzero.envs.gridworld.world import Goal, Observation, goal_pairs
+from mindzero.envs.gridworld.human import HumanModel, human_first_object
+from mindzero.envs.gridworld.layout import Layout
+from mindzero.envs.gridworld.world import Goal, Observation, WorldState, goal_pairs
 
 
-def object_marginals(posterior: Posterior, n_objects: int) -> np.ndarray:
-    """P(object k is part of the goal) summed over goal pairs; sums to 2."""
-    marg = np.zeros(n_objects)
-    for (i, j), p in zip(posterior.hypotheses, posterior.probs):
-        marg[i] += p
-        marg[j] += p
-    return marg
+def role_joint(posterior: Posterior, state: WorldState, layout: Layout) -> np.ndarray:
+    """J[f, o] = P(the human handles object f first and places it next to object o).
+
+    Row sums: "which object will be picked"; column sums: "placed next to which"; J sums to 1.
+    """
+    joint = np.zeros((len(layout.objects), len(layout.objects)))
+    for goal, p in zip(posterior.hypotheses, posterior.probs):
+        first, other = human_first_object(state, layout, goal)
+        joint[first, other] += p
+    return joint
 
 
 class ExactGoalInference:
@@ -107,3 +111,32 @@ class UniformReasoner:
 
     def update(self, observation: Observation) -> Posterior:
         return self.posterior
+
+
+#: Reasoners that need no model; ``llm`` is added by the LLM layer (``--model PATH``).
+BASELINE_REASONERS = ("none", "random", "oracle", "exact")
+
+
+def make_reasoner(name: str, seed: int = 0, epsilon: float = 0.15):
+    """A fresh GridWorld reasoner by name (``none``, ``random``, ``oracle``, ``exact``)."""
+    if name == "none":
+        return UniformReasoner()
+    if name == "random":
+        return RandomGoalReasoner(seed)
+    if name == "oracle":
+        return OracleReasoner()
+    if name == "exact":
+        return ExactGoalInference(epsilon=epsilon)
+    raise UserError(f"unknown reasoner {name!r}; choose from {', '.join(BASELINE_REASONERS)}")
+
+
+def replay_posterior(episode: Episode, observations: Sequence[Observation], epsilon: float = 0.15) -> Posterior:
+    """Reference posterior recomputed from the whole history (O(t·#goals)); checks the online one."""
+    model = HumanModel(episode.layout, epsilon=epsilon)
+    goals = goal_pairs(len(episode.layout.objects))
+    log_post = np.zeros(len(goals))
+    with np.errstate(divide="ignore"):
+        for obs in observations:
+            log_post += np.log(model.action_probs(obs.state, np.array(goals))[:, obs.human_action])
+    w = np.exp(log_post - log_post.max())
+    return Posterior(tuple(goals), w / w.sum())

@@ -14,8 +14,8 @@ import numpy as np
 from tqdm import tqdm
 
 from mindzero.envs.gridworld.episodes import Episode, generate_episodes
-from mindzero.envs.gridworld.helper import HelperPlanner, human_first_object
-from mindzero.envs.gridworld.human import HumanModel
+from mindzero.envs.gridworld.helper import HelperPlanner
+from mindzero.envs.gridworld.human import HumanModel, human_first_object
 from mindzero.envs.gridworld.world import Action, Observation, goal_achieved, step
 from mindzero.inference.base import Reasoner
 
@@ -27,7 +27,9 @@ PROGRESS_BINS = 10
 class AssistConfig:
     """Defaults of the benchmark (paper: 20 episodes, seeds 10/20/30, ε = 0.15, 50 ticks)."""
 
-    reasoner: str = field(default="exact", metadata={"help": "none | random | oracle | exact | llm"})
+    reasoner: str = field(
+        default="none,random,exact,oracle", metadata={"help": "comma list of none | random | oracle | exact"}
+    )
     episodes: int = field(default=20, metadata={"help": "episodes per seed"})
     seeds: list[int] = field(default_factory=lambda: [10, 20, 30], metadata={"help": "agent seeds"})
     episode_seed: int = field(default=0, metadata={"help": "seed of the episode generator"})
@@ -76,7 +78,8 @@ def run_episode(
             if reasoner.name != "none":
                 stable = stable + 1 if goal_now == last_map else 1
                 last_map = goal_now
-                if teleport is not None and stable >= teleport and teleported_for != goal_now and posterior.probs.max() >= 0.5:
+                confident = stable >= (teleport or 0) and posterior.probs.max() >= 0.5
+                if teleport is not None and confident and teleported_for != goal_now:
                     teleported_for = goal_now
                     state = teleport_helper(state, layout, goal_now)
                 helper_action = helper.act(state, posterior, helper_rng)

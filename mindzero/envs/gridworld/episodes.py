@@ -13,7 +13,8 @@ import numpy as np
 
 from mindzero.core.errors import UserError
 from mindzero.envs.gridworld.layout import COLORS, FAMILIES, SHAPES, Layout, generate_layout, parse_layout
-from mindzero.envs.gridworld.world import Goal, WorldState
+from mindzero.envs.gridworld.human import HumanModel
+from mindzero.envs.gridworld.world import Action, Goal, WorldState, goal_achieved, step
 
 
 @dataclass(frozen=True)
@@ -77,3 +78,15 @@ def generate_episodes(n: int, seed: int, family: str | None = None, prefix: str 
         for k in range(n)
     ]
 
+
+
+def rollout_alone(
+    episode: Episode, human: HumanModel, rng: np.random.Generator, max_steps: int = 100
+) -> tuple[list[WorldState], list[int]]:
+    """The human acting alone (helper still): states s_0..s_T and actions a_0..a_{T-1}."""
+    states, actions = [episode.initial_state()], []
+    while len(actions) < max_steps and not goal_achieved(states[-1], episode.goal, episode.layout):
+        action = human.sample(states[-1], episode.goal, rng)
+        actions.append(action)
+        states.append(step(episode.layout, states[-1], action, Action.STAY))
+    return states, actions

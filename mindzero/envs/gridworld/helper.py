@@ -20,22 +20,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from mindzero.core.posterior import Posterior
-from mindzero.envs.gridworld.human import nearest_free_neighbor_cost, reward_to_go, softmax_rows
+from mindzero.envs.gridworld.human import human_first_object, nearest_free_neighbor_cost, reward_to_go, softmax_rows
 from mindzero.envs.gridworld.layout import UNREACHABLE, Layout
 from mindzero.envs.gridworld.world import N_ACTIONS, N_MOVES, Action, Goal, WorldState
-
-
-def human_first_object(state: WorldState, layout: Layout, goal: Goal) -> tuple[int, int]:
-    """(first, other): the goal object the human handles first under the human model, and the rest."""
-    a, b = goal
-    if state.human_carry in goal:
-        first = state.human_carry
-    elif state.helper_carry in goal:
-        first = b if state.helper_carry == a else a
-    else:
-        d = layout.distance[state.human]
-        first = a if d[state.objects[a]] <= d[state.objects[b]] else b
-    return first, (b if first == a else a)
 
 
 @dataclass
@@ -90,7 +77,8 @@ class HelperPlanner:
             carry_len = np.maximum(0, lay.distance[first_cell[:, None], other_cell] - 1)
             human_plan = lay.distance[state.human, first_cell][:, None] + 1 + 2 * carry_len + 1
         else:
-            to_put = nearest_free_neighbor_cost(lay, np.full((*other_cell.shape, 1), state.human), other_cell, occupied)[..., 0]
+            human_cells = np.full((*other_cell.shape, 1), state.human)
+            to_put = nearest_free_neighbor_cost(lay, human_cells, other_cell, occupied)[..., 0]
             human_plan = 2 * to_put + 1
         cost = np.where(placed, 0, np.minimum(helper_plan, human_plan))
         return np.minimum(cost, UNREACHABLE)

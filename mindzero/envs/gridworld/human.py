@@ -52,6 +52,19 @@ def nearest_free_neighbor_cost(
     return d.min(axis=-1)
 
 
+def human_first_object(state: WorldState, layout: Layout, goal: Goal) -> tuple[int, int]:
+    """(first, other): the goal object the human handles first under the human model, and the rest."""
+    a, b = goal
+    if state.human_carry in goal:
+        first = state.human_carry
+    elif state.helper_carry in goal:
+        first = b if state.helper_carry == a else a
+    else:
+        d = layout.distance[state.human]
+        first = a if d[state.objects[a]] <= d[state.objects[b]] else b
+    return first, (b if first == a else a)
+
+
 @dataclass(frozen=True)
 class HumanModel:
     """Goal-directed human with pauses while carrying, Boltzmann moves and ε-random moves.

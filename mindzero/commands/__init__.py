@@ -1,0 +1,1 @@
+"""Command-line areas (surface layer): each module exposes ``register(subparsers)``."""

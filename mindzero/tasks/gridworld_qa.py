@@ -1,0 +1,289 @@
+"""GridWorld question answering (paper §5.1, App. B.2): binary questions about the human's goal.
+
+Per episode, three questions, labelled by exact inference on the observed action prefix:
+
+- type 1 (before the pick): given the object the human will place next to, which will it pick?
+- type 2 (before the pick): given the object it will pick, which will it place it next to?
+- type 3 (while holding):   which object will it place the held object next to?
+
+Option A is the most likely object (conditional probability ≥ 0.3), option B an object with
+probability < 0.01; their order is shuffled. Each option implies a goal pair (``choice_goals``), so
+a reward can score the observed actions under the goal an answer implies.
+
+Splits: ``train``; test ``unseen_layout`` (training colors and shapes), ``unseen_color`` (a goal
+object has a held-out color), ``unseen_shape`` (a goal object has a held-out shape).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from mindzero.core.errors import UserError
+from mindzero.core.posterior import Posterior
+from mindzero.core.results import write_jsonl
+from mindzero.envs.gridworld.episodes import Episode, generate_episode, rollout_alone
+from mindzero.envs.gridworld.human import HumanModel, human_first_object
+from mindzero.envs.gridworld.layout import COLORS, SHAPES, parse_layout
+from mindzero.envs.gridworld.render import render_rgb, save_png, transcript
+from mindzero.envs.gridworld.world import ACTION_NAMES, Action, Observation, WorldState, step
+from mindzero.inference.gridworld import ExactGoalInference, make_reasoner, role_joint
+
+TRAIN_COLORS, HELDOUT_COLORS = COLORS[:8], COLORS[8:]
+TRAIN_SHAPES, HELDOUT_SHAPES = SHAPES[:4], SHAPES[4:]
+TEST_SPLITS = ("unseen_layout", "unseen_color", "unseen_shape")
+LIKELY, UNLIKELY = 0.3, 0.01
+ANSWER_INSTRUCTION = "Answer with (a) or (b) only."
+
+
+@dataclass
+class QADataConfig:
+    """Defaults of ``mindzero gridworld qa-data`` (paper: 800 train / 100 test episodes)."""
+
+    train_episodes: int = field(default=800, metadata={"help": "training episodes (3 questions each)"})
+    test_episodes: int = field(default=100, metadata={"help": "test episodes, split over the 3 test splits"})
+    seed: int = field(default=0, metadata={"help": "generator seed"})
+    images: bool = field(default=True, metadata={"help": "render a PNG per question"})
+
+
+def _palette(split: str) -> tuple[tuple[str, ...], tuple[str, ...], set[str]]:
+    """(colors, shapes, held-out words a goal object must carry) for a split."""
+    if split == "unseen_color":
+        return COLORS, TRAIN_SHAPES, set(HELDOUT_COLORS)
+    if split == "unseen_shape":
+        return TRAIN_COLORS, SHAPES, set(HELDOUT_SHAPES)
+    return TRAIN_COLORS, TRAIN_SHAPES, set()
+
+
+def _describe(episode: Episode, state: WorldState, k: int) -> str:
+    x, y = episode.layout.cell(state.objects[k])
+    return f"{episode.layout.objects[k].label} at ({x},{y})"
+
+
+def _choose_options(
+    probs: np.ndarray, exclude: set[int], rng: np.random.Generator
+) -> tuple[int, int] | None:
+    """(likely, unlikely) object indices, or None when the posterior offers no clean pair."""
+    order = [k for k in np.argsort(-probs, kind="stable") if k not in exclude]
+    unlikely = [k for k in order if probs[k] < UNLIKELY]
+    if not order or probs[order[0]] < LIKELY or not unlikely:
+        return None
+    return int(order[0]), int(unlikely[int(rng.integers(len(unlikely)))])
+
+
+def episode_questions(
+    episode: Episode, rng: np.random.Generator, human: HumanModel | None = None
+) -> list[dict] | None:
+    """The three questions of an episode, or None when it cannot pose all three."""
+    human = human or HumanModel(episode.layout, epsilon=0.0)
+    states, actions = rollout_alone(episode, human, rng)
+    if Action.PICK not in actions or Action.PUT not in actions:
+        return None
+    pick_t, put_t = actions.index(Action.PICK), actions.index(Action.PUT)
+    inference = ExactGoalInference(epsilon=human.epsilon)
+    posteriors = [inference.reset(episode)]
+    for t, a in enumerate(actions):
+        posteriors.append(inference.update(Observation(states[t], a)))
+    first, other = human_first_object(states[0], episode.layout, episode.goal)
+    questions = []
+    for qtype, times in ((1, range(1, pick_t + 1)), (2, range(1, pick_t + 1)), (3, range(pick_t + 1, put_t + 1))):
+        for t in rng.permutation(np.array(list(times), dtype=np.int64)):
+            t = int(t)
+            joint = role_joint(posteriors[t], states[t], episode.layout)
+            given = other if qtype == 1 else first
+            probs = joint[:, given] if qtype == 1 else joint[given, :]
+            if probs.sum() <= 0:
+                continue
+            options = _choose_options(probs / probs.sum(), {given}, rng)
+            if options is not None:
+                questions.append(_make_question(episode, states, actions, t, qtype, given, options, rng))
+                break
+        else:
+            return None
+    return questions
+
+
+def _make_question(
+    episode: Episode,
+    states: list[WorldState],
+    actions: list[int],
+    t: int,
+    qtype: int,
+    given: int,
+    options: tuple[int, int],
+    rng: np.random.Generator,
+) -> dict:
+    likely, unlikely = options
+    order = [likely, unlikely] if rng.random() < 0.5 else [unlikely, likely]
+    state = states[t]
+    given_text = _describe(episode, state, given)
+    if qtype == 1:
+        question = (
+            f"Given that the Human intends to place an object next to the {given_text}, "
+            "which object is the Human more likely to pick up next?"
+        )
+        choice_goals = [sorted((k, given)) for k in order]
+    elif qtype == 2:
+        question = (
+            f"Given that the Human intends to pick up the {given_text}, "
+            "which object is the Human more likely to place it next to?"
+        )
+        choice_goals = [sorted((given, k)) for k in order]
+    else:
+        question = (
+            f"The Human is holding the {episode.layout.objects[given].label}. "
+            "Which object is the Human more likely to place it next to?"
+        )
+        choice_goals = [sorted((given, k)) for k in order]
+    question += f" (a) {_describe(episode, state, order[0])}. (b) {_describe(episode, state, order[1])}."
+    return {
+        "question_type": qtype,
+        "t": t,
+        "question": question,
+        "choices": [episode.layout.objects[k].label for k in order],
+        "choice_goals": choice_goals,
+        "answer": "a" if order[0] == likely else "b",
+        "given_object": given,
+        "layout": episode.layout.to_text(),
+        "goal": list(episode.goal),
+        "episode_id": episode.episode_id,
+        "actions": [ACTION_NAMES[a] for a in actions[:t]],
+    }
+
+
+def build_split(split: str, n_episodes: int, seed: int, progress: bool = True) -> list[dict]:
+    """Rows of one split: episodes that cannot pose all three questions are replaced by new ones."""
+    rows: list[dict] = []
+    k = 0
+    bar = tqdm(total=n_episodes, desc=f"qa-data[{split}]", disable=not progress, leave=False)
+    while len(rows) < 3 * n_episodes:
+        episode = _one_episode(split, seed, k)
+        k += 1
+        questions = episode_questions(episode, np.random.default_rng([seed, 99, k]))
+        if questions is None:
+            continue
+        for q in questions:
+            q["split"] = split
+            q["id"] = f"{episode.episode_id}-q{q['question_type']}"
+        rows.extend(questions)
+        bar.update(1)
+    bar.close()
+    return rows
+
+
+def _one_episode(split: str, seed: int, k: int) -> Episode:
+    """Episode ``k`` of a split; depends only on (seed, split, k)."""
+    colors, shapes, heldout = _palette(split)
+    rng = np.random.default_rng([seed, ("train", *TEST_SPLITS).index(split), k])
+    for _ in range(1000):
+        ep = generate_episode(rng, colors=colors, shapes=shapes, episode_id=f"{split}-{seed}-{k:04d}")
+        words = {w for g in ep.goal for w in (ep.layout.objects[g].color, ep.layout.objects[g].shape)}
+        if not heldout or words & heldout:
+            return ep
+    raise UserError(f"could not draw an episode for split {split}")
+
+
+def replay(row: dict) -> tuple[Episode, list[WorldState], list[int]]:
+    """Rebuild a question's episode and its observed states/actions (the helper stands still)."""
+    layout = parse_layout(row["layout"])
+    episode = Episode(layout, tuple(row["goal"]), row.get("episode_id", ""))  # type: ignore[arg-type]
+    try:
+        actions = [ACTION_NAMES.index(a) for a in row["actions"]]
+    except ValueError as err:
+        raise UserError(f"question {row.get('id')}: unknown action ({err})") from None
+    states = [episode.initial_state()]
+    for a in actions:
+        states.append(step(layout, states[-1], a, Action.STAY))
+    return episode, states, actions
+
+
+def option_probs_from_posterior(row: dict, posterior: Posterior, state: WorldState, episode: Episode) -> np.ndarray:
+    """Probability mass behind each option, by the same role joint that made the labels."""
+    joint = role_joint(posterior, state, episode.layout)
+    given = row["given_object"]
+    out = []
+    for goal in row["choice_goals"]:
+        k = goal[0] if goal[1] == given else goal[1]
+        out.append(joint[k, given] if row["question_type"] == 1 else joint[given, k])
+    return np.array(out)
+
+
+def write_qa_dataset(config: QADataConfig, out: Path, progress: bool = True) -> dict[str, int]:
+    """Write ``train.jsonl`` and ``test.jsonl`` (+ images, + parquet/HF dataset when available)."""
+    train = build_split("train", config.train_episodes, config.seed, progress)
+    per_split = [config.test_episodes // 3 + (i < config.test_episodes % 3) for i in range(3)]
+    test = [row for split, n in zip(TEST_SPLITS, per_split) for row in build_split(split, n, config.seed, progress)]
+    for name, rows in (("train", train), ("test", test)):
+        for row in tqdm(rows, desc=f"prompts[{name}]", disable=not progress, leave=False):
+            add_prompt(row, out / "images" if config.images else None)
+        write_jsonl(out / f"{name}.jsonl", rows)
+    export_hf(out, {"train": train, "test": test})
+    return {"train": len(train), "test": len(test)}
+
+
+def add_prompt(row: dict, image_dir: Path | None) -> None:
+    """Attach the text prompt (paper Fig. 11 transcript + question) and, optionally, the image."""
+    episode, states, actions = replay(row)
+    text = transcript(episode.layout, states, actions, question=row["question"])
+    row["prompt"] = f"{text}\n{ANSWER_INSTRUCTION}"
+    if image_dir is not None:
+        path = image_dir / f"{row['id']}.png"
+        trail = [s.human for s in states]
+        save_png(render_rgb(episode.layout, states[-1], trail=trail), path)
+        row["image"] = str(path.relative_to(image_dir.parent))
+
+
+def export_hf(out: Path, splits: dict[str, list[dict]]) -> None:
+    """Parquet files and a Hugging Face ``DatasetDict`` (needs the ``llm`` extra; skipped without)."""
+    try:
+        import datasets
+    except ImportError:
+        print("note: `datasets` is not installed (pip install 'mindzero[llm]'); wrote JSONL only")
+        return
+    dd = datasets.DatasetDict({name: datasets.Dataset.from_list(rows) for name, rows in splits.items()})
+    for name, ds in dd.items():
+        ds.to_parquet(str(out / f"{name}.parquet"))
+    dd.save_to_disk(str(out / "hf"))
+
+
+def evaluate_qa(rows: list[dict], reasoner_name: str, seed: int = 0, progress: bool = True) -> tuple[dict, list[dict]]:
+    """Answer each question with a posterior-producing reasoner; ties are broken by a seeded coin."""
+    rng = np.random.default_rng(seed)
+    samples = []
+    for row in tqdm(rows, desc=f"qa-eval[{reasoner_name}]", disable=not progress, leave=False):
+        episode, states, actions = replay(row)
+        reasoner = make_reasoner(reasoner_name, seed=int(rng.integers(2**31)), epsilon=0.0)
+        posterior = reasoner.reset(episode)
+        for t, a in enumerate(actions):
+            posterior = reasoner.update(Observation(states[t], a))
+        probs = option_probs_from_posterior(row, posterior, states[-1], episode)
+        best = np.flatnonzero(probs == probs.max())
+        choice = "ab"[int(best[0]) if len(best) == 1 else int(rng.integers(2))]
+        samples.append(
+            {
+                "id": row["id"],
+                "split": row["split"],
+                "question_type": row["question_type"],
+                "answer": row["answer"],
+                "prediction": choice,
+                "option_probs": probs.tolist(),
+                "correct": choice == row["answer"],
+            }
+        )
+    return qa_metrics(samples), samples
+
+
+def qa_metrics(samples: list[dict]) -> dict:
+    """Accuracy overall, per question type and per split."""
+
+    def acc(rows: list[dict]) -> float:
+        return float(np.mean([r["correct"] for r in rows])) if rows else float("nan")
+
+    metrics = {"accuracy": acc(samples), "n": len(samples)}
+    for key in ("question_type", "split"):
+        for value in sorted({r[key] for r in samples}):
+            metrics[f"accuracy_{key}_{value}"] = acc([r for r in samples if r[key] == value])
+    return metrics
