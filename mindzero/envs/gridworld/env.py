@@ -194,4 +194,3 @@ class HelperEnv(gym.Env):
             "human_action_name": None if human_action is None else ACTION_NAMES[human_action],
             "state": self.state,
         }
-

@@ -82,7 +82,9 @@ def _shape(draw: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, size: fl
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill, OUTLINE_RGB, width)
     elif shape == "triangle":
         h = r * math.sqrt(3) / 2 * 1.1
-        draw.polygon([(cx, cy - r), (cx + 1.05 * r, cy + h * 0.85), (cx - 1.05 * r, cy + h * 0.85)], fill, OUTLINE_RGB, width)
+        draw.polygon(
+            [(cx, cy - r), (cx + 1.05 * r, cy + h * 0.85), (cx - 1.05 * r, cy + h * 0.85)], fill, OUTLINE_RGB, width
+        )
     elif shape == "star":
         pts = []
         for k in range(10):
@@ -108,11 +110,17 @@ def _robot(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, color, 
             (cx + (wx - 0.11) * s, cy + 0.30 * s, cx + (wx + 0.11) * s, cy + 0.50 * s), OUTLINE_RGB, OUTLINE_RGB, 1
         )
     # body and head
-    draw.rounded_rectangle((cx - 0.38 * s, cy + 0.00 * s, cx + 0.38 * s, cy + 0.40 * s), 0.08 * s, color, OUTLINE_RGB, width)
-    draw.rounded_rectangle((cx - 0.30 * s, cy - 0.34 * s, cx + 0.30 * s, cy + 0.02 * s), 0.10 * s, color, OUTLINE_RGB, width)
+    draw.rounded_rectangle(
+        (cx - 0.38 * s, cy + 0.00 * s, cx + 0.38 * s, cy + 0.40 * s), 0.08 * s, color, OUTLINE_RGB, width
+    )
+    draw.rounded_rectangle(
+        (cx - 0.30 * s, cy - 0.34 * s, cx + 0.30 * s, cy + 0.02 * s), 0.10 * s, color, OUTLINE_RGB, width
+    )
     # eyes
     for ex in (-0.13, 0.13):
-        draw.ellipse((cx + (ex - 0.075) * s, cy - 0.24 * s, cx + (ex + 0.075) * s, cy - 0.09 * s), "white", OUTLINE_RGB, 1)
+        draw.ellipse(
+            (cx + (ex - 0.075) * s, cy - 0.24 * s, cx + (ex + 0.075) * s, cy - 0.09 * s), "white", OUTLINE_RGB, 1
+        )
         draw.ellipse((cx + (ex - 0.03) * s, cy - 0.19 * s, cx + (ex + 0.03) * s, cy - 0.13 * s), OUTLINE_RGB)
 
 
