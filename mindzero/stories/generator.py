@@ -192,9 +192,9 @@ def label_story(story: GeneratedStory, semantics: str = "hitom") -> None:
     sim = StorySimulator(story.agents, semantics)
     labels: list[list[str | None]] = [[] for _ in story.questions]
     for event in story.events:
-        sim.step(event)
+        changed = sim.step(event)
         for q, row in zip(story.questions, labels):
-            row.append(sim.belief(q.chain, q.obj))
+            row.append(sim.belief(q.chain, q.obj) if changed or not row else row[-1])
     story.labels = labels
     story.answers = [row[-1] for row in labels]
     story.max_worlds = sim.max_worlds

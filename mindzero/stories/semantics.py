@@ -178,6 +178,7 @@ class StorySimulator:
         empty = EpistemicModel(self.agents, (), (0,), tuple(((0,),) for _ in self.agents), ("w0",))
         self.state = PointedModel(empty, 0)
         self.max_worlds = 1
+        self._bits: dict[tuple[tuple[str, ...], str], list[tuple[int, str]]] = {}
 
     # -- compilation ---------------------------------------------------------------------------
 
@@ -251,8 +252,11 @@ class StorySimulator:
 
     def step(
         self, event: Event, also_seen_by: frozenset[str] = frozenset(), unseen_by: frozenset[str] = frozenset()
-    ) -> None:
-        """Apply one story line: product update with its event model, then advance the world."""
+    ) -> bool:
+        """Apply one story line: product update with its event model, then advance the world.
+
+        Returns whether the epistemic state changed (no-op lines leave every belief as it was).
+        """
         for name in _agents_of(event):
             if name not in self.world.agents:
                 raise UserError(f"unknown agent {name!r} in line {event.render()!r}")
@@ -261,6 +265,7 @@ class StorySimulator:
             self.state = update(self.state, action)
             self.max_worlds = max(self.max_worlds, self.state.model.n_worlds)
         self.world.apply(event)
+        return action is not None
 
     def belief(self, chain: Sequence[str], obj: str) -> str | None:
         """The container c with M, w ⊨ B_a1 ... B_ak at(obj, c); None when no location is believed.
@@ -269,8 +274,11 @@ class StorySimulator:
         whose event models keep every agent's relation functional).
         """
         model = self.state.model
-        prefix = f"{obj}@"
-        bits = [(1 << i, a[len(prefix):]) for i, a in enumerate(model.atoms) if a.startswith(prefix)]
+        key = (model.atoms, obj)
+        bits = self._bits.get(key)
+        if bits is None:
+            prefix = f"{obj}@"
+            bits = self._bits[key] = [(1 << i, a[len(prefix):]) for i, a in enumerate(model.atoms) if a.startswith(prefix)]
         values = set()
         for world in reachable(self.state, chain):
             val = model.valuation[world]
