@@ -124,6 +124,17 @@ def _robot(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, color, 
         draw.ellipse((cx + (ex - 0.03) * s, cy - 0.19 * s, cx + (ex + 0.03) * s, cy - 0.13 * s), OUTLINE_RGB)
 
 
+#: Placement inside a cell, keyed by (number of robots, ground object present): robot centres,
+#: robot size, object centre, object size (fractions of the cell side).
+_SLOTS: dict[tuple[int, bool], tuple[list[tuple[float, float]], float, tuple[float, float], float]] = {
+    (0, True): ([], 0.0, (0.5, 0.5), 0.66),
+    (1, False): ([(0.5, 0.5)], 0.86, (0.0, 0.0), 0.0),
+    (2, False): ([(0.28, 0.36), (0.72, 0.66)], 0.62, (0.0, 0.0), 0.0),
+    (1, True): ([(0.36, 0.40)], 0.62, (0.75, 0.73), 0.40),
+    (2, True): ([(0.27, 0.36), (0.73, 0.36)], 0.50, (0.5, 0.80), 0.34),
+}
+
+
 def _trail_color(age_rank: int, n: int) -> tuple[int, int, int]:
     """Colour of trail step ``age_rank`` (0 = oldest) of ``n``: mixed towards white with age."""
     strength = 1.0 if n <= 1 else TRAIL_MIN + (1.0 - TRAIL_MIN) * age_rank / (n - 1)
@@ -193,24 +204,18 @@ def render_rgb(
         x0, y0, _, _ = box(layout.cell(cell))
         here = robots.get(cell, [])
         obj = ground.get(cell, -1)
-        n_items = len(here) + (obj >= 0)
-        if n_items == 1:
-            slots, size = [(0.5, 0.5)], 0.74 if obj >= 0 else 0.86
-        elif n_items == 2:
-            slots, size = [(0.30, 0.32), (0.70, 0.70)], 0.50
-        else:
-            slots, size = [(0.27, 0.30), (0.73, 0.30), (0.50, 0.74)], 0.44
+        robot_slots, robot_size, obj_slot, obj_size = _SLOTS[(len(here), obj >= 0)]
         if obj >= 0:
-            ox, oy = slots[-1]
             o = layout.objects[obj]
-            _shape(draw, o.shape, x0 + ox * c, y0 + oy * c, size * c * 0.9, OBJECT_RGB[o.color], outline_w)
-        for (color, carry), (rx, ry) in zip(here, slots):
+            ox, oy = obj_slot
+            _shape(draw, o.shape, x0 + ox * c, y0 + oy * c, obj_size * c, OBJECT_RGB[o.color], outline_w)
+        for (color, carry), (rx, ry) in zip(here, robot_slots):
             cx, cy = x0 + rx * c, y0 + ry * c
-            _robot(draw, cx, cy, size * c, color, outline_w)
+            _robot(draw, cx, cy, robot_size * c, color, outline_w)
             if carry >= 0:
                 o = layout.objects[carry]
-                r = 0.26 * size * c
-                mx, my = cx + 0.30 * size * c, cy + 0.22 * size * c
+                r = 0.26 * robot_size * c
+                mx, my = cx + 0.30 * robot_size * c, cy + 0.22 * robot_size * c
                 draw.ellipse((mx - r, my - r, mx + r, my + r), "white", OUTLINE_RGB, max(1, outline_w))
                 _shape(draw, o.shape, mx, my, 1.3 * r, OBJECT_RGB[o.color], max(1, outline_w // 2))
 
@@ -234,6 +239,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        os.chmod(tmp, 0o644)  # mkstemp creates 0600; images are meant to be shared
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
