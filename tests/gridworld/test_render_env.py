@@ -105,7 +105,8 @@ def test_given_episode_reward_termination_and_info(layout):
     while not done:
         obs, r, term, trunc, info = env.step(Action.STAY)
         total += r
-        assert obs["last_human_action"] == info["human_action"]
+        assert obs["last_human_action"] == info["human_action"] == info["observation"].human_action
+        assert info["observation"].state.t == info["state"].t - 1
         done = term or trunc
     assert term and not trunc
     # 2 moves to the star, pick, 5 carried moves with a pause after each but the last (the put
@@ -186,6 +187,17 @@ def test_carried_object_drawn_on_its_carrier(layout):
     assert not mask_of(img, OBJECT_RGB["yellow"])[pixel_center(layout, (2, 2), CELL)]
 
 
+def test_shared_cell_shows_both_robots_and_the_object(layout):
+    s0 = WorldState.initial(layout)
+    star = layout.index((2, 2))
+    state = WorldState(human=star, helper=star, objects=s0.objects)
+    img = render_rgb(layout, state, cell_px=CELL)
+    r, c = pixel_center(layout, (2, 2), CELL)
+    cell = img[r - CELL // 2 : r + CELL // 2, c - CELL // 2 : c + CELL // 2]
+    for rgb in (HUMAN_RGB, HELPER_RGB, OBJECT_RGB["yellow"]):
+        assert mask_of(cell, rgb).sum() > 5
+
+
 def test_save_png_roundtrip(layout, tmp_path):
     img = render_rgb(layout, WorldState.initial(layout), cell_px=CELL)
     path = tmp_path / "sub" / "x.png"
@@ -234,6 +246,9 @@ def test_transcript_matches_paper_format(layout):
     assert "t=1: (2,3); t=2: (2,2); t=3: (2,2)" in text
     assert "Step 3\n#....0\n......\n......\n..H...\n......\nP...#1\n\nWhich object?" in text
     assert text.endswith("(b) blue circle.")
+    assert "Human holding" not in text
+    holding = step(layout, states[-1], Action.PICK, Action.STAY)
+    assert "- Human holding: yellow star\n" in transcript(layout, [*states, holding], [*actions, Action.PICK])
     with pytest.raises(ValueError):
         transcript(layout, states[:2], actions)
 

@@ -12,7 +12,7 @@ from mindzero.envs.gridworld.episodes import Episode, generate_episode
 from mindzero.envs.gridworld.human import HumanModel
 from mindzero.envs.gridworld.layout import COLORS, SHAPES
 from mindzero.envs.gridworld.render import render_ascii, render_rgb
-from mindzero.envs.gridworld.world import ACTION_NAMES, N_ACTIONS, WorldState, goal_achieved, step
+from mindzero.envs.gridworld.world import ACTION_NAMES, N_ACTIONS, Observation, WorldState, goal_achieved, step
 
 
 class HelperEnv(gym.Env):
@@ -60,7 +60,9 @@ class HelperEnv(gym.Env):
     ## Info
 
     ``goal`` (object indices), ``goal_labels``, ``human_action`` (the human's action this tick;
-    ``None`` after reset), ``human_action_name`` and ``state`` (the :class:`WorldState`). The
+    ``None`` after reset), ``human_action_name``, ``state`` (the :class:`WorldState`) and, after a
+    step, ``observation``: the :class:`Observation` (state before the tick, human action) that
+    online reasoners consume. The
     current :class:`Episode` (layout and goal) is the attribute ``env.unwrapped.episode``.
 
     ## Rendering
@@ -138,13 +140,16 @@ class HelperEnv(gym.Env):
             raise RuntimeError("call reset() before step()")
         if not self.action_space.contains(action):
             raise ValueError(f"invalid action {action!r}; expected an int in [0, {N_ACTIONS})")
-        human_action = self._human.sample(self.state, self.episode.goal, self.np_random)
-        self.state = step(self.episode.layout, self.state, human_action, int(action))
+        before = self.state
+        human_action = self._human.sample(before, self.episode.goal, self.np_random)
+        self.state = step(self.episode.layout, before, human_action, int(action))
         self.trail.append(self.state.human)
         self._last_human_action = human_action
         terminated = goal_achieved(self.state, self.episode.goal, self.episode.layout)
         truncated = not terminated and self.state.t >= self.max_steps
-        return self._obs(), -1.0, terminated, truncated, self._info(human_action)
+        info = self._info(human_action)
+        info["observation"] = Observation(before, human_action)
+        return self._obs(), -1.0, terminated, truncated, info
 
     def render(self) -> np.ndarray | str | None:
         """RGB array or ASCII text of the current state, per ``render_mode`` (None without one)."""
