@@ -1,8 +1,12 @@
 """An independent nested-belief tracker: plain tables, no Kripke models (Hi-ToM's own bookkeeping).
 
-Exists only to cross-check the DEL engine in tests. It re-implements the ``hitom`` rules from the
+Exists only to cross-check the DEL engine in tests. It re-implements both semantics from the
 event descriptions directly — one table entry per agent chain — so a bug in the event-model
-compilation or the product update shows up as a disagreement.
+compilation or the product update shows up as a disagreement. ``del`` communication is written as
+the rule a reader would state: a chain reads the claim iff, walking it left to right, the last
+agent to "switch" is a believer (believers adopt the claim; the speaker and other believers keep a
+believer's view; a distrusting hearer reverts to what actually happened; someone who did not hear
+the claim ends the walk with the old value).
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ WAITING_ROOM = "waiting_room"
 class BeliefTables:
     """``table[chain][obj] -> container`` for every chain of 1-4 distinct agents; () is reality."""
 
-    def __init__(self, agents: tuple[str, ...], max_order: int = 4) -> None:
+    def __init__(self, agents: tuple[str, ...], semantics: str = "hitom", max_order: int = 4) -> None:
         self.agents = agents
+        self.semantics = semantics
         self.max_order = max_order
         self.table: dict[tuple[str, ...], dict[str, str]] = {}
         self.present: list[str] = []
@@ -70,6 +75,24 @@ class BeliefTables:
         elif isinstance(event, Exit):
             self.present.remove(event.agent)
             self.exit_rank[event.agent] = len(self.exit_rank)
+        elif self.semantics == "del" and isinstance(event, (PublicClaim, PrivateTell)):
+            s, o, c = event.speaker, event.obj, event.container
+            if isinstance(event, PublicClaim):
+                hearers = set(self.agents)
+                believers = {a for a in self.agents if a != s and self.trusts(s, a)}
+            else:
+                hearers = {s, event.listener}
+                believers = {event.listener} if self.trusts(s, event.listener) else set()
+            for k in range(1, self.max_order + 1):
+                for chain in permutations(self.agents, k):
+                    claimed = False
+                    for a in chain:
+                        if a not in hearers:
+                            claimed = False
+                            break
+                        claimed = a in believers or (claimed and a == s)
+                    if claimed:
+                        self._set(chain, o, c)
         elif isinstance(event, PublicClaim):
             s, o, c = event.speaker, event.obj, event.container
             believers = [a for a in self.agents if a != s and self.trusts(s, a)]

@@ -1,0 +1,87 @@
+"""Story sentences: render/parse round trip and errors that name the bad line."""
+
+from __future__ import annotations
+
+import pytest
+
+from mindzero.core.errors import UserError
+from mindzero.stories.events import (
+    Distractor,
+    Enter,
+    Exit,
+    Move,
+    ObjectAt,
+    PrivateTell,
+    PublicClaim,
+    Question,
+    Stay,
+    parse_line,
+    parse_question,
+    parse_story,
+)
+
+EVENTS = [
+    Enter(("Amelia", "Chloe", "Liam"), "TV_room"),
+    Enter(("Amelia",), "hall"),
+    ObjectAt("celery", "red_envelope"),
+    Move("Chloe", "celery", "green_bucket"),
+    Stay("Owen", "TV_room"),
+    Exit("Owen", "TV_room"),
+    Distractor("Chloe", "lost his", "watch"),
+    Distractor("Noah", "dislikes the", "sweet_potato"),
+    PublicClaim("Liam", "celery", "white_bathtub"),
+    PrivateTell("Benjamin", "Liam", "celery", "blue_drawer"),
+]
+
+
+@pytest.mark.parametrize("event", EVENTS, ids=lambda e: type(e).__name__)
+def test_render_parse_round_trip(event) -> None:
+    assert parse_line(event.render()) == event
+
+
+def test_claims_with_now_and_article_parse() -> None:
+    assert parse_line("Liam publicly claimed that celery is in the white_bathtub now.") == PublicClaim(
+        "Liam", "celery", "white_bathtub"
+    )
+    assert parse_line("Benjamin privately told Liam that the celery is in the blue_drawer now.") == PrivateTell(
+        "Benjamin", "Liam", "celery", "blue_drawer"
+    )
+
+
+def test_unparseable_line_names_number_and_text() -> None:
+    story = "1 Amelia and Chloe entered the hall.\n2 The celery is in the red_box.\n3 Chloe juggled the celery.\n"
+    with pytest.raises(UserError, match=r"line 3.*Chloe juggled the celery"):
+        parse_story(story)
+
+
+def test_unnumbered_line_after_start_is_an_error() -> None:
+    with pytest.raises(UserError, match=r"line 2"):
+        parse_story("1 Amelia and Chloe entered the hall.\nThe celery is in the red_box.")
+
+
+def test_preamble_blank_lines_and_end_marker_are_skipped() -> None:
+    story = "Read the following story.\n1 Amelia and Chloe entered the hall.\n\n2 The celery is in the red_box.\n\n***"
+    assert parse_story(story) == [Enter(("Amelia", "Chloe"), "hall"), ObjectAt("celery", "red_box")]
+
+
+def test_empty_story_is_an_error() -> None:
+    with pytest.raises(UserError):
+        parse_story("\n\n")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        Question((), "celery"),
+        Question(("Owen",), "celery"),
+        Question(("Owen", "Liam"), "celery"),
+        Question(("Owen", "Liam", "Chloe", "Amelia"), "sweet_potato"),
+    ],
+)
+def test_question_round_trip(question: Question) -> None:
+    assert parse_question(question.render()) == question
+
+
+def test_bad_question_raises() -> None:
+    with pytest.raises(UserError, match="unparseable question"):
+        parse_question("Who ate the celery?")
