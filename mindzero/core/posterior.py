@@ -19,7 +19,7 @@ class Posterior:
         probs = np.asarray(self.probs, dtype=np.float64)
         if probs.shape != (len(self.hypotheses),):
             raise ValueError("one probability per hypothesis")
-        if len(probs) and (probs.min() < 0 or not np.isclose(probs.sum(), 1.0)):
+        if len(probs) and (probs.min() < 0 or abs(probs.sum() - 1.0) > 1e-6):
             raise ValueError(f"probabilities must be ≥ 0 and sum to 1 (sum={probs.sum()})")
         object.__setattr__(self, "probs", probs)
 

@@ -29,13 +29,14 @@ class Episode:
         return WorldState.initial(self.layout)
 
     def plan_length(self) -> int:
-        """Ticks of the noise-free solo plan: walk, pick, carry with a pause per move, put."""
+        """Ticks of the noise-free solo plan: walk, pick, carry (a pause after every move but the
+        last, since the put comes before the pause), put."""
         lay, (a, b) = self.layout, self.goal
         cells = [lay.index(c) for c in lay.object_cells]
         h = lay.index(lay.human_start)
         first, other = (a, b) if lay.distance[h, cells[a]] <= lay.distance[h, cells[b]] else (b, a)
         carry = max(0, int(lay.distance[cells[first], cells[other]]) - 1)
-        return int(lay.distance[h, cells[first]]) + 1 + 2 * carry + 1
+        return int(lay.distance[h, cells[first]]) + 1 + max(0, 2 * carry - 1) + 1
 
     def to_dict(self) -> dict:
         return {"episode_id": self.episode_id, "layout": self.layout.to_text(), "goal": list(self.goal)}

@@ -22,11 +22,12 @@ left, right), so every move keeps probability ≥ ε/5 under every goal.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 import numpy as np
 
 from mindzero.envs.gridworld.layout import UNREACHABLE, Layout
-from mindzero.envs.gridworld.world import N_ACTIONS, N_MOVES, Action, Goal, WorldState
+from mindzero.envs.gridworld.world import N_ACTIONS, N_MOVES, Action, Goal, WorldState, goal_pairs
 
 
 def reward_to_go(n: np.ndarray, c: float, gamma: float) -> np.ndarray:
@@ -79,53 +80,83 @@ class HumanModel:
     c: float = 0.1
     gamma: float = 0.95
 
+    @cached_property
+    def all_goals(self) -> np.ndarray:
+        """Every goal pair, shape (n_pairs, 2), in ``goal_pairs`` order."""
+        return np.array(goal_pairs(len(self.layout.objects)), dtype=np.int64)
+
+    @cached_property
+    def pair_index(self) -> np.ndarray:
+        """``pair_index[i, j]``: row of goal {i, j} in ``all_goals`` (symmetric; -1 on the diagonal)."""
+        n = len(self.layout.objects)
+        index = np.full((n, n), -1, dtype=np.int64)
+        for row, (i, j) in enumerate(self.all_goals):
+            index[i, j] = index[j, i] = row
+        return index
+
+    @cached_property
+    def _reward_table(self) -> np.ndarray:
+        return reward_to_go(np.arange(UNREACHABLE + 1), self.c, self.gamma)
+
     def action_probs(self, state: WorldState, goals: np.ndarray) -> np.ndarray:
-        """P(action | goal, state) for every goal: shape (G, 7); rows sum to 1."""
+        """P(action | goal, state) for every goal: shape (G, 7); rows sum to 1.
+
+        The table over all goal pairs is computed once per state and cached (the simulator, the
+        exact reasoner and the reward share it), so a lookup costs O(G)."""
         goals = np.asarray(goals, dtype=np.int64).reshape(-1, 2)
+        return _goal_table(self, state)[self.pair_index[goals[:, 0], goals[:, 1]]]
+
+    def _policy(self, state: WorldState, goals: np.ndarray) -> np.ndarray:
+        """The policy computed for each row of ``goals`` (G, 2)."""
         lay = self.layout
         objs = np.asarray(state.objects)
         pos = state.human
         a, b = goals[:, 0], goals[:, 1]
-        n_goals = len(goals)
-        det = np.zeros((n_goals, N_ACTIONS))
         moves_from = lay.next_cell[pos]  # (5,)
-        occupied = state.ground_mask(lay.n_cells)
         if state.human_carry < 0:
-            a_ground = a != state.helper_carry
-            b_ground = b != state.helper_carry
-            pick = ((objs[a] == pos) & a_ground) | ((objs[b] == pos) & b_ground)
-            da = np.where(a_ground, lay.distance[pos, objs[a]], UNREACHABLE + 1)
-            db = np.where(b_ground, lay.distance[pos, objs[b]], UNREACHABLE + 1)
+            pa, pb = objs[a], objs[b]
+            da, db = lay.distance[pos, pa], lay.distance[pos, pb]
+            if state.helper_carry >= 0:  # an object in the helper's hands is not a target
+                da = np.where(a == state.helper_carry, UNREACHABLE + 1, da)
+                db = np.where(b == state.helper_carry, UNREACHABLE + 1, db)
             first_is_a = da <= db
-            first = np.where(first_is_a, objs[a], objs[b])
-            other = np.where(first_is_a, objs[b], objs[a])
-            carry_cost = np.maximum(0, lay.distance[first, other] - 1)
-            cost = lay.distance[moves_from[None, :], first[:, None]] + carry_cost[:, None]
-            interact, interact_action = pick, Action.PICK
+            first = np.where(first_is_a, pa, pb)
+            carry_cost = np.maximum(0, lay.distance[first, np.where(first_is_a, pb, pa)] - 1)
+            cost = lay.distance[moves_from][:, first].T + carry_cost[:, None]
+            interact, interact_action = first == pos, Action.PICK
         else:
             k = state.human_carry
+            occupied = state.ground_mask(lay.n_cells)
             in_goal = (a == k) | (b == k)
             other_obj = np.where(a == k, b, a)
-            other = objs[other_obj]
-            cost = nearest_free_neighbor_cost(lay, np.broadcast_to(moves_from, (n_goals, N_MOVES)), other, occupied)
-            other_ground = other_obj != state.helper_carry
-            put = in_goal & other_ground & (cost[:, Action.STAY] == 0)
+            from_cells = np.broadcast_to(moves_from, (len(goals), N_MOVES))
+            cost = nearest_free_neighbor_cost(lay, from_cells, objs[other_obj], occupied)
+            put = in_goal & (other_obj != state.helper_carry) & (cost[:, Action.STAY] == 0)
             # A goal without the carried object never made the human pick it: drop it where possible.
             drop = ~in_goal & ~occupied[pos]
             cost = np.where(in_goal[:, None], cost, 0)
             interact, interact_action = put | drop, Action.PUT
-        q = reward_to_go(cost, self.c, self.gamma)
-        det[:, :N_MOVES] = softmax_rows(q / self.tau)
+        probs = np.zeros((len(goals), N_ACTIONS))
         if state.human_rest:
-            det[:, :N_MOVES] = 0.0
-            det[:, Action.STAY] = 1.0
-        det[interact] = 0.0
-        det[interact, interact_action] = 1.0
-        probs = (1.0 - self.epsilon) * det
+            probs[:, Action.STAY] = 1.0 - self.epsilon
+        else:
+            q = self._reward_table[np.minimum(cost, UNREACHABLE)]
+            probs[:, :N_MOVES] = (1.0 - self.epsilon) * softmax_rows(q / self.tau)
+        if interact.any():
+            probs[interact] = 0.0
+            probs[interact, interact_action] = 1.0 - self.epsilon
         probs[:, :N_MOVES] += self.epsilon / N_MOVES
         return probs
 
     def sample(self, state: WorldState, goal: Goal, rng: np.random.Generator) -> int:
         """Draw the human's action for ``goal``: the same distribution ``action_probs`` gives."""
-        p = self.action_probs(state, np.array([goal]))[0]
-        return int(rng.choice(N_ACTIONS, p=p))
+        p = _goal_table(self, state)[self.pair_index[goal[0], goal[1]]]
+        return int(min(np.searchsorted(np.cumsum(p), rng.random(), side="right"), N_ACTIONS - 1))
+
+
+@lru_cache(maxsize=512)
+def _goal_table(model: HumanModel, state: WorldState) -> np.ndarray:
+    """Read-only (n_pairs, 7) policy table; equal models (same layout object, same parameters) share it."""
+    table = model._policy(state, model.all_goals)
+    table.setflags(write=False)
+    return table

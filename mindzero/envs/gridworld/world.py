@@ -81,9 +81,10 @@ class WorldState:
     def ground_mask(self, n_cells: int) -> np.ndarray:
         """Boolean mask over cells: True where an object lies on the ground."""
         mask = np.zeros(n_cells, dtype=bool)
-        for k, c in enumerate(self.objects):
-            if self.on_ground(k):
-                mask[c] = True
+        mask[list(self.objects)] = True
+        for k in (self.human_carry, self.helper_carry):
+            if k >= 0 and self.ground_object_at(self.objects[k]) < 0:
+                mask[self.objects[k]] = False
         return mask
 
 
