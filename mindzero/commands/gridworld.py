@@ -64,12 +64,11 @@ def cmd_assist(args: argparse.Namespace) -> int:
     for name in names:
         cfg = dataclasses.replace(config, reasoner=name)
         start = time.perf_counter()
-        metrics, samples, curve = run_assist(
-            cfg, lambda seed, n=name: make_reasoner(n, seed, cfg.epsilon)  # type: ignore[misc]
-        )
+        metrics, samples, curve = run_assist(cfg, lambda seed, n=name: make_reasoner(n, seed, config.epsilon))
         metrics["seconds"] = time.perf_counter() - start
         out = args.out / name if len(names) > 1 else args.out
-        write_results(out, "gridworld/assist", dataclasses.asdict(cfg), metrics, samples, {"goal_accuracy_curve": curve})
+        extra = {"goal_accuracy_curve": curve}
+        write_results(out, "gridworld/assist", dataclasses.asdict(cfg), metrics, samples, extra)
         curves[name] = curve
         rows.append(
             [
@@ -107,6 +106,7 @@ def cmd_qa_eval(args: argparse.Namespace) -> int:
     metrics, samples = evaluate_qa(rows, args.reasoner, args.seed)
     config = {"data": str(args.data), "reasoner": args.reasoner, "seed": args.seed, "limit": args.limit}
     path = write_results(args.out, "gridworld/qa", config, metrics, samples)
-    print(_table([[k, f"{v:.3f}" if isinstance(v, float) else str(v)] for k, v in metrics.items()], ["metric", "value"]))
+    rows = [[k, f"{v:.3f}" if isinstance(v, float) else str(v)] for k, v in metrics.items()]
+    print(_table(rows, ["metric", "value"]))
     print(f"results: {path}")
     return 0

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from mindzero.core.errors import UserError
-from mindzero.envs.gridworld.layout import COLORS, FAMILIES, SHAPES, Layout, generate_layout, parse_layout
 from mindzero.envs.gridworld.human import HumanModel
+from mindzero.envs.gridworld.layout import COLORS, FAMILIES, SHAPES, Layout, generate_layout, parse_layout
 from mindzero.envs.gridworld.world import Action, Goal, WorldState, goal_achieved, step
 
 
