@@ -39,6 +39,7 @@ from mindzero.epistemic import (
     Formula,
     Not,
     PointedModel,
+    public_event,
     reachable,
     update,
 )
@@ -178,6 +179,7 @@ class StorySimulator:
         empty = EpistemicModel(self.agents, (), (0,), tuple(((0,),) for _ in self.agents), ("w0",))
         self.state = PointedModel(empty, 0)
         self.max_worlds = 1
+        self.noop = public_event(self.agents, name="noop")
         self._bits: dict[tuple[tuple[str, ...], str], list[tuple[int, str]]] = {}
 
     # -- compilation ---------------------------------------------------------------------------
@@ -201,11 +203,15 @@ class StorySimulator:
             chains.extend(combinations(order, k))
         return chain_event(self.agents, chains, post)
 
-    def compile(self, event: Event, also_seen_by: frozenset[str] = frozenset(), unseen_by: frozenset[str] = frozenset()) -> Action | None:
-        """The event model of ``event`` in the current actual situation; None for no-op lines.
+    def compile(
+        self, event: Event, also_seen_by: frozenset[str] = frozenset(), unseen_by: frozenset[str] = frozenset()
+    ) -> Action:
+        """The event model of ``event`` in the current actual situation.
 
-        No-op lines (stays, exits, distractors, entering the waiting room) are the trivial public
-        event with pre = post = ⊤, whose product update is the identity, so we skip applying it.
+        No-op lines (stays, exits, distractors, entering the waiting room or an empty room) compile
+        to ``self.noop``, the public event with pre = post = ⊤: its product update is the identity,
+        so ``step`` skips applying it. Exits matter through the story world: an agent who left is
+        no longer an observer of later events.
         ``also_seen_by``/``unseen_by`` perturb who observes a physical event; hitom-eval uses them
         to explain a released label as "what the engine says had X (not) seen line i".
         """
@@ -217,7 +223,7 @@ class StorySimulator:
         if isinstance(event, Enter):
             seen = [o for o, r in w.obj_room.items() if r == event.room] if event.room != WAITING_ROOM else []
             if not seen:
-                return None
+                return self.noop
             post = And(tuple(self._location_post(o, w.location[o]) for o in sorted(seen)))
             if self.semantics == "hitom-combinations":
                 chains = [()] + [c for k in range(1, MAX_ORDER + 1) for c in permutations(event.agents, k)]
@@ -229,7 +235,7 @@ class StorySimulator:
             observers = w.present if event.agent in w.present else [*w.present, event.agent]
             return self._physical(who(observers), event.obj, event.container, event.agent)
         if isinstance(event, (Stay, Exit, Distractor)):
-            return None
+            return self.noop
         if isinstance(event, PublicClaim):
             s, post = event.speaker, self._location_post(event.obj, event.container)
             believers = [a for a in self.agents if a != s and w.trusts(s, a)]
@@ -261,11 +267,12 @@ class StorySimulator:
             if name not in self.world.agents:
                 raise UserError(f"unknown agent {name!r} in line {event.render()!r}")
         action = self.compile(event, also_seen_by, unseen_by)
-        if action is not None:
+        changed = action is not self.noop
+        if changed:
             self.state = update(self.state, action)
             self.max_worlds = max(self.max_worlds, self.state.model.n_worlds)
         self.world.apply(event)
-        return action is not None
+        return changed
 
     def belief(self, chain: Sequence[str], obj: str) -> str | None:
         """The container c with M, w ⊨ B_a1 ... B_ak at(obj, c); None when no location is believed.

@@ -179,3 +179,23 @@ def test_unknown_agent_and_semantics_raise() -> None:
 def test_models_stay_small() -> None:
     worst = max(s.max_worlds for s in generate_stories(90, seed=4))
     assert 2 < worst <= 40
+
+
+def test_every_event_compiles_to_an_event_model_and_noops_are_identities() -> None:
+    from mindzero.epistemic import Action, update
+
+    story = next(s for s in generate_stories(9, seed=6) if s.tell and s.length == 3)
+    sim = StorySimulator(story.agents)
+    kinds = set()
+    for event in story.events:
+        action = sim.compile(event)
+        assert isinstance(action, Action) and len(action.model.events) >= 1
+        kinds.add(type(event).__name__)
+        if action is sim.noop:
+            before = [sim.belief(q.chain, q.obj) for q in story.questions]
+            applied = update(sim.state, action)
+            assert applied.model.n_worlds == sim.state.model.n_worlds
+        sim.step(event)
+        if action is sim.noop:
+            assert [sim.belief(q.chain, q.obj) for q in story.questions] == before
+    assert {"Enter", "ObjectAt", "Exit"} <= kinds and kinds & {"PublicClaim", "PrivateTell"}
