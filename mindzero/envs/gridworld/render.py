@@ -13,14 +13,13 @@ from __future__ import annotations
 import io
 import math
 import os
-import tempfile
 from collections.abc import Sequence
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from mindzero.core.results import atomic_write_bytes
 from mindzero.envs.gridworld.layout import MOVE_DELTAS, Layout
 from mindzero.envs.gridworld.world import ACTION_NAMES, N_MOVES, WorldState
 
@@ -229,21 +228,6 @@ def render_rgb(
         draw.text((left + 2 * ss, top / 2), title, TEXT_RGB, _font(max(8, int(m * 0.6))), anchor="lm")
     small = img.reduce(ss)
     return np.asarray(small, dtype=np.uint8).copy()
-
-
-def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` via a temporary file in the same folder and an atomic rename."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)  # mkstemp creates 0600; images are meant to be shared
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def save_png(array: np.ndarray, path: str | os.PathLike) -> None:
