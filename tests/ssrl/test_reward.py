@@ -1,0 +1,193 @@
+"""SSRL reward (paper Eq. 3-4) and goal-particle parsing: properties, invariants, brute force."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mindzero.core.hypotheses import parse_goal_particles, particles_schema
+from mindzero.core.reward import RewardConfig, failure_reward, ssrl_reward
+from mindzero.envs.gridworld.episodes import generate_episode, rollout_alone
+from mindzero.envs.gridworld.human import HumanModel
+from mindzero.envs.gridworld.world import ACTION_NAMES, goal_pairs
+from mindzero.tasks.gridworld_ssrl import (
+    STEP_PROB_FLOOR,
+    ParticlesReward,
+    QAReward,
+    compute_score,
+    goal_logliks,
+)
+
+
+def particles_json(layout, goals, probs) -> str:
+    objs = layout.objects
+    return json.dumps(
+        {
+            "particles": [
+                {
+                    "object1": {"color": objs[i].color, "shape": objs[i].shape},
+                    "object2": {"color": objs[j].color, "shape": objs[j].shape},
+                    "p": float(p),
+                }
+                for (i, j), p in zip(goals, probs)
+            ]
+        }
+    )
+
+
+def mid_episode(seed: int, epsilon: float = 0.15):
+    ep = generate_episode(np.random.default_rng(seed))
+    states, actions = rollout_alone(ep, HumanModel(ep.layout, epsilon=epsilon), np.random.default_rng(seed))
+    t = max(1, len(actions) // 2)
+    return ep, states[: t + 1], [ACTION_NAMES[a] for a in actions[:t]]
+
+
+def brute_force_loglik(ep, states, actions, goal, epsilon=0.15) -> float:
+    """Replay the prefix step by step, computing the policy from scratch (no caches)."""
+    model = HumanModel(ep.layout, epsilon=epsilon)
+    total = 0.0
+    for s, a in zip(states, actions):
+        p = model._policy(s, np.array([goal]))[0, ACTION_NAMES.index(a)]
+        total += np.log(max(p, STEP_PROB_FLOOR))
+    return total
+
+
+def test_schema_matches_paper_figure_7():
+    schema = json.loads(particles_schema())
+    assert schema["title"] == "GoalParticles"
+    assert set(schema["$defs"]) == {"GoalParticle", "Object"}
+    assert schema["$defs"]["GoalParticle"]["properties"]["p"]["description"] == "Probability of the goal proposal"
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_reward_equals_brute_force(seed):
+    ep, states, actions = mid_episode(seed)
+    goals = goal_pairs(8)
+    rng = np.random.default_rng(seed)
+    chosen = [goals[i] for i in rng.choice(len(goals), size=3, replace=False)]
+    q = rng.dirichlet(np.ones(3))
+    text = particles_json(ep.layout, chosen, q)
+    got = ParticlesReward().score(text, ep.layout.to_text(), actions)
+    ll = np.array([brute_force_loglik(ep, states, actions, g) for g in chosen])
+    expected = float(q @ (ll - np.log(28)) - q @ np.log(q))
+    assert got == pytest.approx(expected, rel=1e-9, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("n", [1, 2, 8])
+def test_exact_top_n_beats_uniform_and_random_on_same_support(seed, n):
+    ep, _, actions = mid_episode(seed)
+    ll = goal_logliks(ep.layout.to_text(), actions)
+    post = np.exp(ll - ll.max())
+    post /= post.sum()
+    top = np.argsort(-post)[:n]
+    goals = goal_pairs(8)
+    support = [goals[i] for i in top]
+    reward = ParticlesReward()
+    layout = ep.layout.to_text()
+    exact = reward.score(particles_json(ep.layout, support, post[top] / post[top].sum()), layout, actions)
+    uniform = reward.score(particles_json(ep.layout, support, np.full(n, 1 / n)), layout, actions)
+    assert exact >= uniform - 1e-9
+    rng = np.random.default_rng(seed)
+    for _ in range(20):
+        q = rng.dirichlet(np.ones(n))
+        assert exact >= reward.score(particles_json(ep.layout, support, q), layout, actions) - 1e-9
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 5), k=st.integers(1, 8), data=st.data())
+def test_malformed_output_below_every_valid_output(seed, k, data):
+    ep, _, actions = mid_episode(seed)
+    layout = ep.layout.to_text()
+    goals = goal_pairs(8)
+    idx = data.draw(st.lists(st.integers(0, 27), min_size=k, max_size=k))
+    q = np.array(data.draw(st.lists(st.floats(0, 1), min_size=k, max_size=k)))
+    valid = particles_json(ep.layout, [goals[i] for i in idx], q)
+    garbage = data.draw(st.one_of(st.text(max_size=80), st.just(valid[:-3]), st.just("{}")))
+    reward = ParticlesReward()
+    assert reward.score(garbage, layout, actions) < reward.score(valid, layout, actions)
+
+
+def test_failure_reward_below_worst_vertex_for_every_config():
+    ll = np.array([-3.0, -40.0, -7.0])
+    lp = np.log(np.array([0.5, 0.25, 0.25]))
+    for cfg in (RewardConfig(), RewardConfig(use_prior=False), RewardConfig(entropy_weight=0.0)):
+        fail = failure_reward(ll, lp, cfg)
+        for i in range(3):
+            assert fail < ssrl_reward(np.eye(3)[i], ll, lp, cfg)
+
+
+def test_ablation_switches_change_exactly_one_term():
+    q = np.array([0.6, 0.3, 0.1])
+    ll = np.array([-2.0, -5.0, -9.0])
+    lp = np.log(np.array([0.2, 0.3, 0.5]))
+    full = ssrl_reward(q, ll, lp)
+    entropy = float(-(q * np.log(q)).sum())
+    assert full == pytest.approx(q @ ll + q @ lp + entropy)
+    assert ssrl_reward(q, ll, lp, RewardConfig(use_prior=False)) == pytest.approx(full - q @ lp)
+    assert ssrl_reward(q, ll, lp, RewardConfig(entropy_weight=0.0)) == pytest.approx(full - entropy)
+    assert ssrl_reward(q, ll, lp, RewardConfig(single_hypothesis=True)) == pytest.approx(ll[0] + lp[0])
+
+
+def test_parser_merges_floors_and_validates():
+    objects = [("red", "square"), ("blue", "circle"), ("green", "star")]
+    p = {"color": "red", "shape": "square"}
+    b = {"color": "Blue ", "shape": "CIRCLE"}
+    g = {"color": "green", "shape": "star"}
+    text = "Here you go:\n```json\n" + json.dumps(
+        {"particles": [{"object1": p, "object2": b, "p": 0.5}, {"object1": b, "object2": p, "p": 0.3},
+                       {"object1": g, "object2": b, "p": 0.0}]}
+    ) + "\n```"
+    r = parse_goal_particles(text, objects)
+    assert r.ok and r.merged == 1 and r.n_particles == 3
+    assert r.posterior.hypotheses == ((0, 1), (1, 2))
+    assert r.posterior.probs[1] > 0 and r.posterior.probs.sum() == pytest.approx(1)
+    assert r.posterior.probs[0] == pytest.approx(0.8 / 0.801)
+    bad = parse_goal_particles(json.dumps({"particles": [{"object1": p, "object2": p, "p": 1}]}), objects)
+    assert not bad.ok and "same object" in bad.reason
+    unknown = parse_goal_particles(json.dumps({"particles": [{"object1": p, "object2": {"color": "x",
+                                   "shape": "y"}, "p": 1}]}), objects)
+    assert not unknown.ok and "unknown object x y" in unknown.reason
+    assert not parse_goal_particles(text, objects, max_particles=2).ok
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(), st.binary().map(lambda b: b.decode("latin-1")), st.integers(), st.none()))
+def test_parser_never_raises(text):
+    result = parse_goal_particles(text, [("red", "square"), ("blue", "circle")])
+    assert result.ok == (result.posterior is not None)
+    assert result.ok or result.reason
+
+
+def test_qa_reward_and_trl_signature():
+    ep, _, actions = mid_episode(3)
+    layout = ep.layout.to_text()
+    goals = [list(goal_pairs(8)[0]), list(goal_pairs(8)[5])]
+    reward = QAReward()
+    a, b = reward.score("(a)", layout, actions, goals), reward.score("Answer: b", layout, actions, goals)
+    junk = reward.score("I cannot tell", layout, actions, goals)
+    assert junk < min(a, b)
+    ll = goal_logliks(layout, actions)
+    assert a == pytest.approx(ll[0]) and b == pytest.approx(ll[5])
+    out = reward(["p", "p"], [[{"role": "assistant", "content": "(b)"}], "(a)"], layout=[layout] * 2,
+                 actions=[actions] * 2, choice_goals=[goals] * 2, extra_column=[1, 2])
+    assert out == [pytest.approx(b), pytest.approx(a)]
+    info = {"layout": layout, "actions": actions, "choice_goals": goals}
+    assert compute_score("gridworld/qa", "(a)", None, info) == pytest.approx(a)
+
+
+def test_particles_reward_logs_failures_and_entropy():
+    ep, _, actions = mid_episode(1)
+    layout = ep.layout.to_text()
+    reward = ParticlesReward()
+    valid = particles_json(ep.layout, [(0, 1), (2, 3)], [0.5, 0.5])
+    scores = reward(["p"] * 3, [valid, "nope", valid], layout=[layout] * 3, actions=[actions] * 3)
+    assert scores[1] < scores[0] == scores[2]
+    stats = reward.stats.pop()
+    assert stats["parse_failure_rate"] == pytest.approx(1 / 3)
+    assert stats["hypothesis_entropy"] == pytest.approx(np.log(2))
+    assert reward.stats.pop()["parse_failure_rate"] == 0.0
