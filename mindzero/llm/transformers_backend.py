@@ -105,7 +105,11 @@ class TransformersBackend(Backend):
         max_new_tokens: int = 256,
         seed: int | None = None,
     ) -> list[list[Generation]]:
-        """Sample ``n`` completions per prompt (pure sampling: no top-k/top-p truncation)."""
+        """Sample ``n`` completions per prompt (pure sampling: no top-k/top-p truncation).
+
+        Greedy decoding (``temperature == 0``) computes one completion per prompt and returns it
+        ``n`` times; usage counts the work done, so that completion once.
+        """
         torch, _ = _require_transformers()
         check_sampling_args(n, temperature, max_new_tokens)
         start = time.perf_counter()
@@ -117,6 +121,7 @@ class TransformersBackend(Backend):
         )
         if self.static_cache:
             sampling["cache_implementation"] = "static"
+        runs = n if temperature > 0 else 1
         results: list[list[Generation]] = []
         with torch.random.fork_rng(devices=[] if self.device == "cpu" else None), torch.inference_mode():
             if seed is not None:
@@ -128,20 +133,20 @@ class TransformersBackend(Backend):
                     input_ids=input_ids,
                     attention_mask=mask,
                     max_new_tokens=max_new_tokens,
-                    num_return_sequences=n,
+                    num_return_sequences=runs,
                     pad_token_id=self.pad_id,
                     eos_token_id=sorted(self.eos_ids) or None,
                     **sampling,
                 )
                 new = out[:, input_ids.shape[1] :].tolist()
                 for i, ids in enumerate(batch):
-                    results.append([self._completion(new[i * n + j], len(ids)) for j in range(n)])
+                    results.append([self._completion(new[i * runs + j], len(ids)) for j in range(runs)])
         self.usage.record(
             prompt_tokens=sum(g.prompt_tokens for gs in results for g in gs),
             completion_tokens=sum(g.completion_tokens for gs in results for g in gs),
             seconds=time.perf_counter() - start,
         )
-        return results
+        return [gs * (n // runs) for gs in results]
 
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[float]:
         """Sum of log-probs (nats) of each continuation's tokens (tokenized on their own) after the prompt."""

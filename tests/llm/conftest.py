@@ -31,7 +31,7 @@ def tiny_backend(tiny_model_dir: Path) -> Any:
 @pytest.fixture
 def openai_server() -> Iterator[FakeOpenAIServer]:
     server = FakeOpenAIServer()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
         yield server

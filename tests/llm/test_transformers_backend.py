@@ -67,6 +67,14 @@ def test_greedy_ignores_seed_and_matches_argmax(tiny_backend: Any) -> None:
     assert a[0][0].text == tiny_backend.tokenizer.decode(expected, skip_special_tokens=True)
 
 
+def test_greedy_n_samples_are_one_computation(tiny_model_dir: Path) -> None:
+    backend = TransformersBackend(tiny_model_dir)
+    out = backend.generate(["The agent", CHAT], n=3, temperature=0.0, max_new_tokens=4)
+    assert [len(gs) for gs in out] == [3, 3]
+    assert all(len(set(gs)) == 1 for gs in out)
+    assert backend.usage.total.tokens == sum(gs[0].prompt_tokens + gs[0].completion_tokens for gs in out)
+
+
 def test_batching_does_not_change_greedy_output(tiny_model_dir: Path) -> None:
     prompts = ["The agent walks to the red", "yes", CHAT, "Sally puts the ball"]
     one = TransformersBackend(tiny_model_dir, batch_size=1).generate(prompts, temperature=0, max_new_tokens=6)
