@@ -195,10 +195,7 @@ def product_update(model: EpistemicModel, em: EventModel) -> EpistemicModel:
     for agent, rel in zip(model.agents, model.relations):
         q = em.q(agent)
         relations.append(
-            tuple(
-                tuple(sorted(index[(v, f)] for v in rel[w] for f in q[e] if (v, f) in index))
-                for w, e in pairs
-            )
+            tuple(tuple(sorted(index[(v, f)] for v in rel[w] for f in q[e] if (v, f) in index)) for w, e in pairs)
         )
     labels = tuple((model.label(w), em.events[e]) for w, e in pairs)
     return EpistemicModel(model.agents, atoms, valuation, tuple(relations), labels)
@@ -235,9 +232,7 @@ def contract(state: PointedModel) -> PointedModel:
     while True:
         ids = {}
         new_block = [
-            ids.setdefault(
-                (block[w], *(frozenset(block[v] for v in rel[w]) for rel in model.relations)), len(ids)
-            )
+            ids.setdefault((block[w], *(frozenset(block[v] for v in rel[w]) for rel in model.relations)), len(ids))
             for w in range(n)
         ]
         block = new_block
@@ -250,13 +245,9 @@ def contract(state: PointedModel) -> PointedModel:
     for w in range(n):
         if rep[block[w]] < 0:
             rep[block[w]] = w
-    relations = tuple(
-        tuple(tuple(sorted({block[v] for v in rel[r]})) for r in rep) for rel in model.relations
-    )
+    relations = tuple(tuple(tuple(sorted({block[v] for v in rel[r]})) for r in rep) for rel in model.relations)
     labels = tuple(model.label(r) for r in rep)
-    quotient = EpistemicModel(
-        model.agents, model.atoms, tuple(model.valuation[r] for r in rep), relations, labels
-    )
+    quotient = EpistemicModel(model.agents, model.atoms, tuple(model.valuation[r] for r in rep), relations, labels)
     return PointedModel(quotient, block[state.world])
 
 

@@ -111,10 +111,7 @@ class PrivateTell:
     container: str
 
     def render(self) -> str:
-        return (
-            f"{self.speaker} privately told {self.listener} that the {self.obj} "
-            f"is in the {self.container}."
-        )
+        return f"{self.speaker} privately told {self.listener} that the {self.obj} is in the {self.container}."
 
 
 Event = Enter | ObjectAt | Move | Stay | Exit | Distractor | PublicClaim | PrivateTell

@@ -59,4 +59,3 @@ def write_hf_dataset(path: str | os.PathLike, rows: list[dict], fingerprint: str
     table = pa.Table.from_pylist(rows)
     ds = datasets.Dataset(table, fingerprint=fingerprint[:16])
     ds.save_to_disk(str(Path(path)))
-

@@ -86,10 +86,7 @@ def _who(question: Question) -> str:
 
 def _derivation(events: Sequence[Event], history: list[str | None], question: Question) -> str:
     last = next((i for i in range(len(history) - 1, -1, -1) if i == 0 or history[i] != history[i - 1]), 0)
-    return (
-        f"engine: {_who(question)} is in [{history[-1]}], set at line {last + 1} "
-        f"({events[last].render()!r})"
-    )
+    return f"engine: {_who(question)} is in [{history[-1]}], set at line {last + 1} ({events[last].render()!r})"
 
 
 def explain(events: Sequence[Event], question: Question, label: str, semantics: str) -> tuple[str, str]:
@@ -127,14 +124,13 @@ def explain(events: Sequence[Event], question: Question, label: str, semantics: 
         )
 
     places = [
-        i for i, e in enumerate(events)
+        i
+        for i, e in enumerate(events)
         if isinstance(e, (ObjectAt, Move, PublicClaim, PrivateTell)) and e.obj == question.obj and e.container == label
     ]
     if not places:
         elsewhere = [
-            f"line {i + 1} ({e.render()!r})"
-            for i, e in enumerate(events)
-            if getattr(e, "container", None) == label
+            f"line {i + 1} ({e.render()!r})" for i, e in enumerate(events) if getattr(e, "container", None) == label
         ]
         where = f"it appears only for another object at {', '.join(elsewhere)}" if elsewhere else "it never appears"
         return "container_never_holds_object", (

@@ -130,9 +130,7 @@ def chain_event(agents: Sequence[str], chains: Iterable[tuple[str, ...]], post: 
     keep = len(nodes)
     names = [*nodes, "keep"]
     posts = tuple(post if name in targets else TOP for name in names[:-1]) + (TOP,)
-    rel = {
-        a: tuple((nodes.get(name + (a,), keep),) for name in names[:-1]) + ((keep,),) for a in agents
-    }
+    rel = {a: tuple((nodes.get(name + (a,), keep),) for name in names[:-1]) + ((keep,),) for a in agents}
     return Action(EventModel(tuple(names), (TOP,) * len(names), posts, rel), 0)
 
 
@@ -285,7 +283,9 @@ class StorySimulator:
         bits = self._bits.get(key)
         if bits is None:
             prefix = f"{obj}@"
-            bits = self._bits[key] = [(1 << i, a[len(prefix):]) for i, a in enumerate(model.atoms) if a.startswith(prefix)]
+            bits = self._bits[key] = [
+                (1 << i, a[len(prefix) :]) for i, a in enumerate(model.atoms) if a.startswith(prefix)
+            ]
         values = set()
         for world in reachable(self.state, chain):
             val = model.valuation[world]

@@ -20,7 +20,6 @@ from mindzero.stories.events import (
     Exit,
     Move,
     ObjectAt,
-    PrivateTell,
     PublicClaim,
     Question,
     Stay,
@@ -53,9 +52,10 @@ def _effect(event: Event, present: list[str]) -> str:
         return "No effect on beliefs."
     if isinstance(event, PublicClaim):
         return "Everyone hears this; listeners who left before the speaker believe it."
-    if isinstance(event, PrivateTell):
-        return f"Only {event.speaker} and {event.listener} know about this; {event.listener} believes it iff they left before {event.speaker}."
-    return ""
+    return (  # PrivateTell
+        f"Only {event.speaker} and {event.listener} know about this; "
+        f"{event.listener} believes it iff they left before {event.speaker}."
+    )
 
 
 def render_gold_trace(events: Sequence[Event], question: Question, labels: Sequence[str | None]) -> str:
@@ -67,7 +67,9 @@ def render_gold_trace(events: Sequence[Event], question: Question, labels: Seque
     for i, (event, value) in enumerate(zip(events, labels), start=1):
         if isinstance(event, Enter) and event.room != WAITING_ROOM:
             present = list(event.agents)
-        blocks.append(f"## Step {i} ##\n{event.render()}\n{_effect(event, present)}\n{belief_sentence(question, value)}")
+        blocks.append(
+            f"## Step {i} ##\n{event.render()}\n{_effect(event, present)}\n{belief_sentence(question, value)}"
+        )
         if isinstance(event, Exit) and event.agent in present:
             present.remove(event.agent)
     final = labels[-1] if labels else None
@@ -102,7 +104,9 @@ class TraceCheck:
         return [int(s.correct) for s in self.steps]
 
 
-_STEP = re.compile(r"(?:#+[ \t]*step[ \t]*(\d{1,6})?[^\n#]{0,20}#+)|(?:^[ \t]*step[ \t]+(\d{1,6})[ \t]*:?[ \t]*$)", re.I | re.M)
+_STEP = re.compile(
+    r"(?:#+[ \t]*step[ \t]*(\d{1,6})?[^\n#]{0,20}#+)|(?:^[ \t]*step[ \t]+(\d{1,6})[ \t]*:?[ \t]*$)", re.I | re.M
+)
 _FINAL = re.compile(r"final[ \t]+answer[ \t]*:?[ \t]*(.*)", re.I)
 _BRACKET = re.compile(r"\[([^\[\]\n]{0,200})\]")
 _NULLS = {"null", "none", "unknown", "nowhere", "", "n/a"}

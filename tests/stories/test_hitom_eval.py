@@ -28,8 +28,14 @@ def test_hitom_semantics_on_official_data() -> None:
 
 def _write(tmp_path: Path, story: str) -> Path:
     record = {
-        "sample_id": 0, "story": story, "question": "Where is the pear really?", "answer": "red_box",
-        "story_length": 1, "question_order": 0, "deception": False, "prompting_type": "CoTP",
+        "sample_id": 0,
+        "story": story,
+        "question": "Where is the pear really?",
+        "answer": "red_box",
+        "story_length": 1,
+        "question_order": 0,
+        "deception": False,
+        "prompting_type": "CoTP",
         "choices": "A. red_box",
     }
     path = tmp_path / "data.json"

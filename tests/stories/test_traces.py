@@ -73,7 +73,9 @@ def test_missing_repeated_and_misnumbered_steps_are_caught() -> None:
 
 def test_loose_value_matching_and_inline_steps() -> None:
     labels = [None, "red_box", "red_box"]
-    trace = "## Step 1 ## nobody knows [null] ## Step 2 ## seen [Red Box]\nStep 3\n... [the red_box]\nFinal Answer: red_box"
+    trace = (
+        "## Step 1 ## nobody knows [null] ## Step 2 ## seen [Red Box]\nStep 3\n... [the red_box]\nFinal Answer: red_box"
+    )
     check = check_trace(trace, labels)
     assert check.first_error is None and check.final_correct and len(check.steps) == 3
 
@@ -89,7 +91,11 @@ def test_checker_never_raises_on_random_text(text: str) -> None:
 @given(
     case=st.integers(0, len(CASES) - 1),
     edits=st.lists(
-        st.tuples(st.integers(0, 10_000), st.integers(0, 40), st.text(alphabet="#[]Step 0123456789\nFinal Answer:x_", max_size=20)),
+        st.tuples(
+            st.integers(0, 10_000),
+            st.integers(0, 40),
+            st.text(alphabet="#[]Step 0123456789\nFinal Answer:x_", max_size=20),
+        ),
         max_size=6,
     ),
 )
