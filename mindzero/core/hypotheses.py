@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
@@ -56,14 +57,14 @@ class ParseResult:
     notes: list[str] = field(default_factory=list)
 
 
-def _candidates(text: str) -> list[str]:
-    """Strings that may hold the JSON object, most literal first."""
-    out = [text.strip()]
-    out += [m.strip() for m in _FENCE.findall(text)]
+def _candidates(text: str) -> Iterator[str]:
+    """Strings that may hold the JSON object, most literal first (computed lazily)."""
+    yield text.strip()
+    for match in _FENCE.findall(text):
+        yield match.strip()
     start, end = text.find("{"), text.rfind("}")
     if 0 <= start < end:
-        out.append(text[start : end + 1])
-    return out
+        yield text[start : end + 1]
 
 
 def _load(text: str) -> tuple[GoalParticles | None, str]:
@@ -87,6 +88,14 @@ def _key(color: str, shape: str) -> tuple[str, str]:
     return color.strip().lower(), shape.strip().lower()
 
 
+@lru_cache(maxsize=1024)
+def _object_index(objects: tuple[tuple[str, str], ...]) -> dict[tuple[str, str], int]:
+    """Object index by (color, shape), both as given and normalised (case, spaces)."""
+    index = {_key(c, s): i for i, (c, s) in enumerate(objects)}
+    index.update({(c, s): i for i, (c, s) in enumerate(objects)})
+    return index
+
+
 def parse_goal_particles(
     text: object,
     objects: Sequence[tuple[str, str]],
@@ -108,12 +117,14 @@ def parse_goal_particles(
         return ParseResult(False, reason="no particles")
     if max_particles is not None and len(parsed.particles) > max_particles:
         return ParseResult(False, reason=f"too many particles: {len(parsed.particles)} > {max_particles}")
-    index = {_key(c, s): i for i, (c, s) in enumerate(objects)}
+    index = _object_index(tuple(tuple(o) for o in objects))
     goals, weights = [], []
     for n, particle in enumerate(parsed.particles):
         ids = []
         for obj in (particle.object1, particle.object2):
-            k = index.get(_key(obj.color, obj.shape))
+            k = index.get((obj.color, obj.shape))
+            if k is None:
+                k = index.get(_key(obj.color, obj.shape))
             if k is None:
                 return ParseResult(False, reason=f"particle {n}: unknown object {obj.color} {obj.shape}")
             ids.append(k)

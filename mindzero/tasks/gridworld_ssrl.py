@@ -61,6 +61,13 @@ def goal_logliks(layout_text: str, actions: Sequence[str], epsilon: float = 0.15
     return _prefix_logliks(layout_text, tuple(actions), epsilon)[0]
 
 
+@lru_cache(maxsize=64)
+def _uniform_logprior(n_goals: int) -> np.ndarray:
+    prior = np.full(n_goals, -np.log(n_goals))
+    prior.setflags(write=False)
+    return prior
+
+
 def object_names(layout: Layout) -> list[tuple[str, str]]:
     return [(o.color, o.shape) for o in layout.objects]
 
@@ -188,9 +195,7 @@ class ParticlesReward:
 
     def score(self, completion: object, layout: str, actions: Sequence[str], n_particles: int | None = None) -> float:
         logliks = goal_logliks(layout, actions, self.epsilon)
-        logprior = (
-            np.full(len(logliks), -np.log(len(logliks))) if self.logprior is None else self.logprior(layout)
-        )
+        logprior = _uniform_logprior(len(logliks)) if self.logprior is None else self.logprior(layout)
         model = _model(layout, self.epsilon)
         result = parse_goal_particles(completion_text(completion), object_names(model.layout), n_particles)
         self.stats.add(result)

@@ -11,7 +11,6 @@ first; ``.`` free, ``#`` obstacle, ``H`` human start, ``P`` helper start, ``0``â
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -121,23 +120,25 @@ class Layout:
 
     @cached_property
     def distance(self) -> np.ndarray:
-        """All-pairs BFS shortest-path lengths in moves; ``UNREACHABLE`` where no path exists."""
+        """All-pairs BFS shortest-path lengths in moves; ``UNREACHABLE`` where no path exists.
+
+        Breadth-first from every cell at once: each level is one boolean matrix product."""
         n = self.n_cells
+        adjacency = np.zeros((n, n), dtype=np.float32)
+        for i, row in enumerate(self.neighbors):
+            adjacency[i, row[row >= 0]] = 1.0
         dist = np.full((n, n), UNREACHABLE, dtype=np.int64)
-        nbrs = self.neighbors.tolist()
-        for src in range(n):
-            if self.blocked[src]:
-                continue
-            row = dist[src]
-            row[src] = 0
-            queue = deque([src])
-            while queue:
-                cur = queue.popleft()
-                d = row[cur] + 1
-                for nb in nbrs[cur]:
-                    if nb >= 0 and row[nb] > d:
-                        row[nb] = d
-                        queue.append(nb)
+        free = ~self.blocked
+        frontier = np.diag(free).astype(np.float32)
+        visited = frontier > 0
+        dist[visited] = 0
+        level = 0
+        while frontier.any():
+            level += 1
+            reached = ((frontier @ adjacency) > 0) & ~visited
+            dist[reached] = level
+            visited |= reached
+            frontier = reached.astype(np.float32)
         dist.setflags(write=False)
         return dist
 
