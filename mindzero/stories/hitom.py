@@ -64,13 +64,23 @@ def load_hitom(path: str | Path) -> list[dict]:
     return records
 
 
-def _run(events: Sequence[Event], question: Question, semantics: str, **perturb) -> list[str | None]:
-    """The question chain's belief after every line (index i = after line i + 1)."""
+def _run(
+    events: Sequence[Event],
+    question: Question,
+    semantics: str,
+    line: int | None = None,
+    also: frozenset[str] = frozenset(),
+    unseen: frozenset[str] = frozenset(),
+) -> list[str | None]:
+    """The question chain's belief after every line (index i = after line i + 1).
+
+    ``line``/``also``/``unseen`` perturb who observes that one line (0-based) — used to test
+    whether a released label is "what you get if X had (not) seen line i".
+    """
     sim = StorySimulator(story_agents(events), semantics)
     history = []
-    target, also, unseen = perturb.get("line"), perturb.get("also", frozenset()), perturb.get("unseen", frozenset())
     for i, event in enumerate(events):
-        if i == target:
+        if i == line:
             sim.step(event, also_seen_by=also, unseen_by=unseen)
         else:
             sim.step(event)

@@ -142,3 +142,29 @@ def test_lazy_pointed_update_agrees_with_full_product_on_random_models() -> None
             assert holds(full, w_full, phi) == lazy.holds(phi) == sub.holds(phi)
             checked += 1
     assert checked > 1000
+
+
+def test_contraction_merges_bisimilar_worlds_and_keeps_truth() -> None:
+    # w1 and w2 are copies (same atoms, same successors): one world after contraction.
+    m = EpistemicModel.build(
+        AGENTS,
+        {"w0": {"table"}, "w1": {"cupboard"}, "w2": {"cupboard"}},
+        {"Mary": {("w0", "w1"), ("w0", "w2"), ("w1", "w1"), ("w2", "w2")}, "Alice": {("w0", "w0")}},
+    )
+    small = contract(PointedModel(m, 0))
+    assert small.model.n_worlds == 2
+    for phi in (B("Mary", CUPBOARD), B("Alice", TABLE), B("Mary", B("Mary", Not(TABLE))), Or((TABLE, CUPBOARD))):
+        assert small.holds(phi) == holds(m, 0, phi)
+    # Unreachable worlds disappear from the generated submodel.
+    assert generated_submodel(m, 1).model.n_worlds == 1
+
+
+def test_update_minimises_unless_asked_not_to() -> None:
+    m = EpistemicModel.build(
+        AGENTS,
+        {"w0": {"table"}, "w1": {"cupboard"}, "w2": {"cupboard"}},
+        {"Mary": {("w0", "w1"), ("w0", "w2"), ("w1", "w1"), ("w2", "w2")}, "Alice": {("w0", "w0")}},
+    )
+    look = Action(EventModel(("look",), (TOP,), (TOP,), {}), 0)
+    assert update(PointedModel(m, 0), look, minimise=False).model.n_worlds == 3
+    assert update(PointedModel(m, 0), look).model.n_worlds == 2
