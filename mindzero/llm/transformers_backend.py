@@ -62,12 +62,12 @@ class TransformersBackend(Backend):
         decoding on CPU for some models); ``active_params`` overrides the parameter count used
         for FLOPs (default: all parameters of the model, tied weights once).
         """
-        torch, transformers = _require_transformers()
         if dtype not in DTYPES:
             raise UserError(f"dtype must be one of {', '.join(DTYPES)}, got '{dtype}'")
         if batch_size < 1:
             raise UserError(f"batch_size must be at least 1, got {batch_size}")
-        path = resolve_model(model)
+        path = resolve_model(model)  # first: a wrong path is reported before the slow imports
+        torch, transformers = _require_transformers()
         self.name = str(path)
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.batch_size = batch_size

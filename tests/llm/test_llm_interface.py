@@ -70,20 +70,21 @@ def test_missing_vllm_names_the_fix() -> None:
     assert str(err.value) == 'the vllm backend needs the vllm package (vllm is missing): pip install "mindzero[vllm]"'
 
 
-def test_interface_imports_and_openai_backend_work_without_torch() -> None:
-    """``import mindzero.llm`` and the HTTP backend must not need the llm extra."""
+def test_interface_imports_work_without_torch(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``import mindzero.llm`` (and so the HTTP backend) must not need the llm extra."""
+    (tmp_path / "config.json").write_text("{}")
     code = textwrap.dedent(
-        """
+        f"""
         import sys
         class Block:
             def find_spec(self, name, path=None, target=None):
                 if name.split(".")[0] in ("torch", "transformers", "vllm"):
-                    raise ImportError(f"No module named {name!r}", name=name)
+                    raise ImportError(f"No module named {{name!r}}", name=name)
         sys.meta_path.insert(0, Block())
         import mindzero.llm
         from mindzero.core.errors import UserError
         try:
-            mindzero.llm.load_backend("hf:.")
+            mindzero.llm.load_backend("hf:{tmp_path}")
         except UserError as err:
             print(err)
         """
