@@ -9,12 +9,11 @@ the episode for every particle of every completion (measured in the same run).
 from __future__ import annotations
 
 import argparse
-import json
 import time
 
 import numpy as np
 
-from mindzero.core.hypotheses import parse_goal_particles
+from mindzero.core.hypotheses import format_goal_particles, parse_goal_particles
 from mindzero.core.reward import ssrl_reward
 from mindzero.envs.gridworld.episodes import generate_episodes, rollout_alone
 from mindzero.envs.gridworld.human import HumanModel
@@ -24,24 +23,11 @@ from mindzero.tasks.gridworld_ssrl import STEP_PROB_FLOOR, ParticlesReward, _pre
 
 def completions(layout, rng, n: int = 64, k: int = 8) -> list[str]:
     goals = goal_pairs(len(layout.objects))
+    objects = [(o.color, o.shape) for o in layout.objects]
     out = []
     for _ in range(n):
         picks = rng.choice(len(goals), size=k, replace=False)
-        q = rng.dirichlet(np.ones(k))
-        out.append(
-            json.dumps(
-                {
-                    "particles": [
-                        {
-                            "object1": {"color": layout.objects[goals[i][0]].color, "shape": layout.objects[goals[i][0]].shape},
-                            "object2": {"color": layout.objects[goals[i][1]].color, "shape": layout.objects[goals[i][1]].shape},
-                            "p": round(float(p), 4),
-                        }
-                        for i, p in zip(picks, q)
-                    ]
-                }
-            )
-        )
+        out.append(format_goal_particles([goals[i] for i in picks], rng.dirichlet(np.ones(k)), objects))
     return out
 
 

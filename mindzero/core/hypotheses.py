@@ -136,3 +136,18 @@ def parse_goal_particles(
     merged = len(goals) - len(posterior.hypotheses)
     notes = [f"merged {merged} duplicate pair(s)"] if merged else []
     return ParseResult(True, posterior, None, len(goals), merged, notes)
+
+
+def format_goal_particles(
+    goals: Sequence[tuple[int, int]], probs: Sequence[float], objects: Sequence[tuple[str, str]]
+) -> str:
+    """The JSON a model should write for these particles (inverse of :func:`parse_goal_particles`)."""
+    particles = [
+        GoalParticle(
+            object1=Object(color=objects[i][0], shape=objects[i][1]),
+            object2=Object(color=objects[j][0], shape=objects[j][1]),
+            p=round(float(p), 4),
+        )
+        for (i, j), p in zip(goals, probs)
+    ]
+    return GoalParticles(particles=particles).model_dump_json()

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mindzero.core.hypotheses import parse_goal_particles, particles_schema
+from mindzero.core.hypotheses import format_goal_particles, parse_goal_particles, particles_schema
 from mindzero.core.reward import RewardConfig, failure_reward, ssrl_reward
 from mindzero.envs.gridworld.episodes import generate_episode, rollout_alone
 from mindzero.envs.gridworld.human import HumanModel
@@ -24,19 +24,7 @@ from mindzero.tasks.gridworld_ssrl import (
 
 
 def particles_json(layout, goals, probs) -> str:
-    objs = layout.objects
-    return json.dumps(
-        {
-            "particles": [
-                {
-                    "object1": {"color": objs[i].color, "shape": objs[i].shape},
-                    "object2": {"color": objs[j].color, "shape": objs[j].shape},
-                    "p": float(p),
-                }
-                for (i, j), p in zip(goals, probs)
-            ]
-        }
-    )
+    return format_goal_particles(goals, probs, [(o.color, o.shape) for o in layout.objects])
 
 
 def mid_episode(seed: int, epsilon: float = 0.15):
@@ -72,6 +60,7 @@ def test_reward_equals_brute_force(seed):
     q = rng.dirichlet(np.ones(3))
     text = particles_json(ep.layout, chosen, q)
     got = ParticlesReward().score(text, ep.layout.to_text(), actions)
+    q = np.round(q, 4) / np.round(q, 4).sum()  # the JSON carries 4 decimals
     ll = np.array([brute_force_loglik(ep, states, actions, g) for g in chosen])
     expected = float(q @ (ll - np.log(28)) - q @ np.log(q))
     assert got == pytest.approx(expected, rel=1e-9, abs=1e-9)
