@@ -14,6 +14,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from tqdm import tqdm
+
 from mindzero.stories.events import (
     DISTRACTOR_KINDS,
     Distractor,
@@ -313,8 +315,6 @@ def generate_stories(
 
     Deterministic: story i depends only on (seed, i), so any prefix of a run is reproducible.
     """
-    from tqdm import tqdm
-
     for i in tqdm(range(n), desc="stories", unit="story", disable=not progress, mininterval=1.0):
         rng = random.Random(f"{seed}:{i}")
         length = lengths[i % len(lengths)]

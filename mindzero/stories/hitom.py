@@ -196,9 +196,9 @@ def evaluate(records: Sequence[dict], semantics: str = "hitom") -> tuple[dict, l
     for rec in tqdm(records, desc=f"hitom-eval ({semantics})", unit="q", mininterval=1.0):
         try:
             events = parse_story(rec["story"])
+            question = parse_question(rec["question"])
         except UserError as err:
             raise UserError(f"sample_id {rec['sample_id']}: {err}") from err
-        question = parse_question(rec["question"])
         sim = StorySimulator(story_agents(events), semantics)
         for event in events:
             sim.step(event)

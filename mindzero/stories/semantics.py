@@ -195,7 +195,7 @@ class StorySimulator:
             # The old generator's Enter already set every permutation of the entrants to the
             # initial container, so only moves show the combinations order.
             return observation(self.agents, observers, post)
-        order = [a for a in observers if a != mover] + ([mover] if mover else [])
+        order = [a for a in observers if a != mover] + [mover]
         chains: list[tuple[str, ...]] = [()]
         for k in range(1, MAX_ORDER + 1):
             chains.extend(combinations(order, k))
