@@ -54,8 +54,7 @@ def test_generate_cli_same_seed_same_bytes(tmp_path) -> None:
         assert (outs[0] / rel).read_bytes() == (outs[1] / rel).read_bytes(), rel
     rows = [json.loads(line) for line in (outs[0] / "stories.jsonl").read_text().splitlines()]
     assert len(rows) == 30 and rows[0]["gold_trace"].startswith("## Step 1 ##")
-    import datasets
-
+    datasets = pytest.importorskip("datasets")
     ds = datasets.load_from_disk(str(outs[0] / "hf"))
     assert ds.num_rows == 30 and ds[7]["labels"] == rows[7]["labels"]
 
