@@ -16,7 +16,7 @@ from mindzero.core.errors import UserError
 
 AREA_MODULES = (
     "mindzero.commands.gridworld",
-    "mindzero.stories.cli",
+    "mindzero.commands.stories",
 )
 
 
