@@ -14,7 +14,7 @@ import numpy as np
 from mindzero.core.errors import UserError
 from mindzero.core.posterior import Posterior
 from mindzero.envs.gridworld.episodes import Episode
-from mindzero.envs.gridworld.human import HumanModel, human_first_object
+from mindzero.envs.gridworld.human import HumanModel, human_roles
 from mindzero.envs.gridworld.layout import Layout
 from mindzero.envs.gridworld.world import Goal, Observation, WorldState, goal_pairs
 
@@ -25,9 +25,8 @@ def role_joint(posterior: Posterior, state: WorldState, layout: Layout) -> np.nd
     Row sums: "which object will be picked"; column sums: "placed next to which"; J sums to 1.
     """
     joint = np.zeros((len(layout.objects), len(layout.objects)))
-    for goal, p in zip(posterior.hypotheses, posterior.probs):
-        first, other = human_first_object(state, layout, goal)
-        joint[first, other] += p
+    first, other = human_roles(state, layout, np.array(posterior.hypotheses, dtype=np.int64))
+    np.add.at(joint, (first, other), posterior.probs)
     return joint
 
 

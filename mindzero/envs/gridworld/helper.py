@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mindzero.core.posterior import Posterior
-from mindzero.envs.gridworld.human import human_first_object, nearest_free_neighbor_cost, reward_to_go, softmax_rows
+from mindzero.envs.gridworld.human import human_roles, nearest_free_neighbor_cost, reward_to_go, softmax_rows
 from mindzero.envs.gridworld.layout import UNREACHABLE, Layout
 from mindzero.envs.gridworld.world import N_ACTIONS, N_MOVES, Action, Goal, WorldState
 
@@ -49,8 +49,7 @@ class HelperPlanner:
         lay = self.layout
         objs = np.asarray(state.objects)
         occupied = state.ground_mask(lay.n_cells)
-        roles = np.array([human_first_object(state, lay, g) for g in goals], dtype=np.int64)
-        first, other = roles[:, 0], roles[:, 1]
+        first, other = human_roles(state, lay, np.array(goals, dtype=np.int64))
         first_cell = objs[first]
         # Hypothetical helper (cell, carried object, dropped-object cell) after each action.
         nxt = np.empty(N_ACTIONS, dtype=np.int64)

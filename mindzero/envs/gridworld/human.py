@@ -53,17 +53,25 @@ def nearest_free_neighbor_cost(
     return d.min(axis=-1)
 
 
+def human_roles(state: WorldState, layout: Layout, goals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(first, other) object indices per goal row (G, 2): the goal object the human handles first
+    under the human model — the one it carries; else the one not in the helper's hands; else the
+    nearer one (ties: the lower index) — and the other one."""
+    a, b = goals[:, 0], goals[:, 1]
+    objs = np.asarray(state.objects)
+    d = layout.distance[state.human]
+    first = np.where(d[objs[a]] <= d[objs[b]], a, b)
+    if state.helper_carry >= 0:
+        first = np.where(a == state.helper_carry, b, np.where(b == state.helper_carry, a, first))
+    if state.human_carry >= 0:
+        first = np.where((a == state.human_carry) | (b == state.human_carry), state.human_carry, first)
+    return first, a + b - first
+
+
 def human_first_object(state: WorldState, layout: Layout, goal: Goal) -> tuple[int, int]:
-    """(first, other): the goal object the human handles first under the human model, and the rest."""
-    a, b = goal
-    if state.human_carry in goal:
-        first = state.human_carry
-    elif state.helper_carry in goal:
-        first = b if state.helper_carry == a else a
-    else:
-        d = layout.distance[state.human]
-        first = a if d[state.objects[a]] <= d[state.objects[b]] else b
-    return first, (b if first == a else a)
+    """:func:`human_roles` for a single goal."""
+    first, other = human_roles(state, layout, np.array([goal]))
+    return int(first[0]), int(other[0])
 
 
 @dataclass(frozen=True)
@@ -114,14 +122,9 @@ class HumanModel:
         a, b = goals[:, 0], goals[:, 1]
         moves_from = lay.next_cell[pos]  # (5,)
         if state.human_carry < 0:
-            pa, pb = objs[a], objs[b]
-            da, db = lay.distance[pos, pa], lay.distance[pos, pb]
-            if state.helper_carry >= 0:  # an object in the helper's hands is not a target
-                da = np.where(a == state.helper_carry, UNREACHABLE + 1, da)
-                db = np.where(b == state.helper_carry, UNREACHABLE + 1, db)
-            first_is_a = da <= db
-            first = np.where(first_is_a, pa, pb)
-            carry_cost = np.maximum(0, lay.distance[first, np.where(first_is_a, pb, pa)] - 1)
+            first_obj, other_obj = human_roles(state, lay, goals)
+            first = objs[first_obj]
+            carry_cost = np.maximum(0, lay.distance[first, objs[other_obj]] - 1)
             cost = lay.distance[moves_from][:, first].T + carry_cost[:, None]
             interact, interact_action = first == pos, Action.PICK
         else:
