@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from tqdm import tqdm
 
-from mindzero.envs.gridworld.episodes import Episode, generate_episodes
+from mindzero.envs.gridworld.episodes import Episode, episodes_on_layouts, generate_episodes, load_layouts
 from mindzero.envs.gridworld.helper import HelperPlanner
 from mindzero.envs.gridworld.human import HumanModel, human_first_object
 from mindzero.envs.gridworld.world import Action, Observation, goal_achieved, step
@@ -34,6 +34,9 @@ class AssistConfig:
     seeds: list[int] = field(default_factory=lambda: [10, 20, 30], metadata={"help": "agent seeds"})
     episode_seed: int = field(default=0, metadata={"help": "seed of the episode generator"})
     family: str | None = field(default=None, metadata={"help": "layout family; None = U(0,20) obstacles"})
+    layouts: str | None = field(default=None, metadata={"help": "layout file or folder of *.txt layouts"})
+    size: int = field(default=10, metadata={"help": "grid width and height of generated layouts"})
+    n_objects: int = field(default=8, metadata={"help": "objects per generated layout"})
     epsilon: float = field(default=0.15, metadata={"help": "human random-move probability"})
     max_steps: int = field(default=50, metadata={"help": "tick limit of an episode"})
     teleport: int | None = field(
@@ -116,7 +119,12 @@ def run_assist(
     config: AssistConfig, make_reasoner: Callable[[int], Reasoner], progress: bool = True
 ) -> tuple[dict, list[dict], list[float | None]]:
     """Evaluate a reasoner; returns (metrics, per-episode samples, Fig. 5 accuracy curve)."""
-    episodes = generate_episodes(config.episodes, config.episode_seed, config.family)
+    if config.layouts:
+        episodes = episodes_on_layouts(load_layouts(config.layouts), config.episodes, config.episode_seed)
+    else:
+        episodes = generate_episodes(
+            config.episodes, config.episode_seed, config.family, n_objects=config.n_objects, size=config.size
+        )
     samples, helped_runs = [], []
     jobs = [(s, e) for s in config.seeds for e in episodes]
     for seed, episode in tqdm(jobs, desc=f"assist[{config.reasoner}]", disable=not progress, leave=False):

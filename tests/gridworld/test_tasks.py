@@ -125,12 +125,29 @@ def test_cli_config_file_and_flag_precedence(tmp_path):
         (["gridworld", "assist", "--reasoner", "psychic"], "unknown reasoner 'psychic'"),
         (["gridworld", "assist", "--family", "mountains"], "unknown layout family"),
         (["gridworld", "qa-eval", "--data", "/nonexistent.jsonl"], "no such questions file"),
+        (["gridworld", "assist", "--n-objects", "30", "--size", "5"], "impossible config"),
+        (["gridworld", "assist", "--layouts", "BAD"], "line 5, column 4: unknown color 'mauve'"),
+        (["gridworld", "assist", "--layouts", "/nonexistent-dir"], "cannot read layout"),
     ],
 )
 def test_cli_bad_input_is_one_line_error(argv, message, tmp_path, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("..H\n.P0\n...\n\n0: mauve star\n")
+    argv = [str(bad) if a == "BAD" else a for a in argv]
     assert main([*argv, "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err and "Traceback" not in err
+
+
+def test_assist_on_layout_files(tmp_path):
+    for k in range(2):
+        layout = generate_episode(np.random.default_rng(k)).layout
+        (tmp_path / f"room{k}.txt").write_text(layout.to_text())
+    out = tmp_path / "out"
+    argv = ["gridworld", "assist", "--layouts", str(tmp_path), "--episodes", "4", "--seeds", "1", "--reasoner", "oracle"]
+    assert main([*argv, "--out", str(out)]) == 0
+    rows = read_jsonl(out / "samples.jsonl")
+    assert [r["episode_id"].split("-")[0] for r in rows] == ["room0", "room1", "room0", "room1"]
 
 
 def test_qa_data_cli_small(tmp_path):

@@ -8,6 +8,7 @@ to infer the goal and the human alone still finishes well within the assistance 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -79,6 +80,40 @@ def generate_episodes(n: int, seed: int, family: str | None = None, prefix: str 
         for k in range(n)
     ]
 
+
+
+def load_layouts(path: str | Path) -> list[Layout]:
+    """Layouts from a text file, or from every ``*.txt`` file of a folder (sorted by name)."""
+    path = Path(path)
+    files = sorted(path.glob("*.txt")) if path.is_dir() else [path]
+    if not files:
+        raise UserError(f"no layout files (*.txt) in {path}")
+    layouts = []
+    for file in files:
+        try:
+            text = file.read_text(encoding="utf-8")
+        except OSError as err:
+            raise UserError(f"cannot read layout {file}: {err.strerror}") from None
+        layouts.append(parse_layout(text, name=str(file)))
+    return layouts
+
+
+def episodes_on_layouts(
+    layouts: list[Layout], n: int, seed: int, min_plan: int = 12, max_plan: int = 36
+) -> list[Episode]:
+    """``n`` episodes cycling over given layouts; each goal is drawn (seeded by ``(seed, k)``) among
+    the pairs whose solo plan fits ``min_plan..max_plan`` ticks, or among all pairs if none fits."""
+    episodes = []
+    for k in range(n):
+        layout = layouts[k % len(layouts)]
+        rng = np.random.default_rng([seed, k])
+        pairs = [(i, j) for i in range(len(layout.objects)) for j in range(i + 1, len(layout.objects))]
+        if not pairs:
+            raise UserError(f"layout {layout.name or k}: needs at least two objects")
+        fitting = [g for g in pairs if min_plan <= Episode(layout, g).plan_length() <= max_plan] or pairs
+        goal = fitting[int(rng.integers(len(fitting)))]
+        episodes.append(Episode(layout, goal, f"{Path(layout.name).stem or 'layout'}-{seed}-{k:04d}"))
+    return episodes
 
 
 def rollout_alone(
