@@ -17,6 +17,7 @@ from mindzero.core.errors import UserError
 AREA_MODULES = (
     "mindzero.commands.gridworld",
     "mindzero.commands.stories",
+    "mindzero.commands.train",
 )
 
 

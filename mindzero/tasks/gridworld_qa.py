@@ -37,6 +37,8 @@ TRAIN_SHAPES, HELDOUT_SHAPES = SHAPES[:4], SHAPES[4:]
 TEST_SPLITS = ("unseen_layout", "unseen_color", "unseen_shape")
 LIKELY, UNLIKELY = 0.3, 0.01
 ANSWER_INSTRUCTION = "Answer with (a) or (b) only."
+#: Distinct cells of the human's path shown by the compact QA prompt (the direction is what matters).
+COMPACT_PATH_CELLS = 8
 
 
 @dataclass
@@ -236,6 +238,25 @@ def add_prompt(row: dict, image_dir: Path | None) -> None:
         row["image"] = str(path.relative_to(image_dir.parent))
 
 
+def qa_prompt(row: dict, style: str = "full") -> str:
+    """The question's prompt: ``full`` = the stored paper Fig. 11 transcript prompt (rebuilt when
+    absent); ``compact`` = the human's last distinct cells, what it holds and the question (about
+    130 tokens with a chat template, so a 135 M model trains on 2 CPU cores)."""
+    if style == "full":
+        if "prompt" not in row:
+            add_prompt(row, None)
+        return row["prompt"]
+    if style != "compact":
+        raise UserError(f"unknown prompt style {style!r}; use 'full' or 'compact'")
+    episode, states, actions = replay(row)
+    cells = [episode.layout.cell(s.human) for s in states]
+    path = [c for k, c in enumerate(cells) if k == 0 or c != cells[k - 1]][-COMPACT_PATH_CELLS:]
+    now = states[-1]
+    holding = episode.layout.objects[now.human_carry].label if now.human_carry >= 0 else "nothing"
+    walk = " ".join("({},{})".format(*c) for c in path)
+    return f"Human's last moves: {walk}. Holding: {holding}.\n{row['question']}\n{ANSWER_INSTRUCTION}"
+
+
 def export_hf(out: Path, splits: dict[str, list[dict]]) -> None:
     """Parquet files and a Hugging Face ``DatasetDict`` (needs the ``llm`` extra; skipped without)."""
     try:
@@ -274,6 +295,26 @@ def evaluate_qa(rows: list[dict], reasoner_name: str, seed: int = 0, progress: b
             }
         )
     return qa_metrics(samples), samples
+
+
+def evaluate_qa_llm(rows: list[dict], answerer, seed: int = 0) -> tuple[dict, list[dict]]:
+    """Answer each question with an :class:`LLMQAAnswerer`; an answer naming no option is wrong."""
+    records = answerer.answer(rows, seed=seed)
+    samples = []
+    for row, record in zip(rows, records):
+        samples.append(
+            {
+                "id": row["id"],
+                "split": row["split"],
+                "question_type": row["question_type"],
+                "answer": row["answer"],
+                **record,
+                "correct": record["prediction"] == row["answer"],
+            }
+        )
+    metrics = qa_metrics(samples)
+    metrics.update(answerer.stats.metrics())
+    return metrics, samples
 
 
 def qa_metrics(samples: list[dict]) -> dict:
