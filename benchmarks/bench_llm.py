@@ -21,8 +21,13 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from mindzero.llm import TransformersBackend, resolve_model  # noqa: E402
 
 PROMPTS = [
-    [{"role": "user", "content": f"The agent at cell ({i}, {7 - i}) walks towards the red triangle. "
-      "Which two objects is it going to pick up? Answer in one sentence."}]
+    [
+        {
+            "role": "user",
+            "content": f"The agent at cell ({i}, {7 - i}) walks towards the red triangle. "
+            "Which two objects is it going to pick up? Answer in one sentence.",
+        }
+    ]
     for i in range(8)
 ]
 
@@ -71,21 +76,28 @@ def main() -> None:
 
     import torch
 
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, batch {len(PROMPTS)}, "
-          f"max_new_tokens {args.max_new_tokens}, load average {os.getloadavg()[0]:.1f} "
-          "(other processes on the machine slow every figure)")
+    print(
+        f"torch {torch.__version__}, {torch.get_num_threads()} threads, batch {len(PROMPTS)}, "
+        f"max_new_tokens {args.max_new_tokens}, load average {os.getloadavg()[0]:.1f} "
+        "(other processes on the machine slow every figure)"
+    )
     if not args.no_convert:
         print(f"GGUF -> safetensors conversion (once per machine): {time_conversion():.1f} s")
     start = time.perf_counter()
     print(f"cached model at {resolve_model('smollm2-135m')} ({time.perf_counter() - start:.2f} s to resolve)")
-    print(f"{'dtype':<9} {'kv cache':<8} {'compl tok/s':>11} {'all tok/s':>9} {'compl tok':>9} {'s':>6} "
-          f"{'CPU s':>6} {'TFLOPs':>7} {'eos':>4}")
+    print(
+        f"{'dtype':<9} {'kv cache':<8} {'compl tok/s':>11} {'all tok/s':>9} {'compl tok':>9} {'s':>6} "
+        f"{'CPU s':>6} {'TFLOPs':>7} {'eos':>4}"
+    )
     for dtype in ("float32", "bfloat16"):
         for static in (False, True):
             r = time_generation(dtype, static, args.max_new_tokens, args.seed)
-            print(f"{dtype:<9} {'static' if static else 'dynamic':<8} {r['completion_tok_s']:>11.1f} "
-                  f"{r['processed_tok_s']:>9.1f} {r['completion_tokens']:>9d} {r['seconds']:>6.1f} {r['cpu_seconds']:>6.1f} "
-                  f"{r['tflops']:>7.3f} {r['finished']:>2d}/8")
+            print(
+                f"{dtype:<9} {'static' if static else 'dynamic':<8} {r['completion_tok_s']:>11.1f} "
+                f"{r['processed_tok_s']:>9.1f} {r['completion_tokens']:>9d} {r['seconds']:>6.1f} "
+                f"{r['cpu_seconds']:>6.1f} "
+                f"{r['tflops']:>7.3f} {r['finished']:>2d}/8"
+            )
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 

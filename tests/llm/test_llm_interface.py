@@ -92,6 +92,5 @@ def test_interface_imports_work_without_torch(tmp_path) -> None:  # type: ignore
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == (
-        "the transformers backend needs torch and transformers (torch is missing): "
-        'pip install "mindzero[llm]"'
+        'the transformers backend needs torch and transformers (torch is missing): pip install "mindzero[llm]"'
     )

@@ -161,9 +161,7 @@ def test_broken_gguf_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert not (tmp_path / "cache").exists()  # nothing half-written is cached
 
 
-def test_broken_or_missing_packaged_model(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_broken_or_missing_packaged_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A packaged GGUF that is truncated asks for a reinstall; a missing package asks for an install."""
     package = tmp_path / "site" / "fake_gguf_pkg"
     package.mkdir(parents=True)
