@@ -130,6 +130,8 @@ class OpenAIBackend(Backend):
         else:
             body = self._call("POST", "/chat/completions", {**payload, "messages": prompt})
         choices = sorted(body.get("choices") or [], key=lambda c: c.get("index", 0))
+        if not choices:
+            raise UserError(f"endpoint {self.base_url} answered without choices: {json.dumps(body)[:120]}")
         texts = [c["text"] if "text" in c else (c.get("message") or {}).get("content") or "" for c in choices]
         usage = body.get("usage") or {}
         prompt_tokens = int(usage.get("prompt_tokens") or 0)

@@ -94,6 +94,13 @@ def test_server_returning_fewer_choices_is_asked_again(openai_server: FakeOpenAI
     assert [body.get("seed") for _, body in openai_server.requests] == [9, 10, 11]
 
 
+def test_answer_without_choices_is_an_error(openai_server: FakeOpenAIServer) -> None:
+    openai_server.max_choices = 0
+    with pytest.raises(UserError, match="answered without choices"):
+        fast(openai_server).generate(["q"], n=2, max_new_tokens=3)
+    assert len(openai_server.requests) == 1
+
+
 def test_transient_failures_are_retried_with_backoff(
     openai_server: FakeOpenAIServer, caplog: pytest.LogCaptureFixture
 ) -> None:
