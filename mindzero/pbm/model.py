@@ -1,0 +1,200 @@
+"""The Process Belief Model: a causal LM that writes ``+`` or ``-`` after every step of a trace.
+
+As in DEL-ToM (adapted from RLHFlow's process reward models) the PBM reads the problem and then
+each step followed by a fixed tag; the token after the tag is the label, ``+`` for a correct step
+and ``-`` for a wrong one. Training is ordinary next-token cross-entropy restricted to those label
+positions (every other position is masked with -100), run by transformers' ``Trainer``. Scoring
+needs no label tokens in the input: one forward pass over problem + all steps gives, at each tag,
+``P(+) / (P(+) + P(-))`` — the step's score in [0, 1].
+
+A PBM folder (``OUT/final`` or ``OUT/checkpoint-N``) holds the model, its tokenizer and
+``pbm_config.json`` (kind, tag and label strings, base model); anything else is refused with a
+message that says what the folder is instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from mindzero.core.errors import UserError
+from mindzero.llm.base import UsageMeter
+from mindzero.llm.models import PACKAGED_MODELS, resolve_model
+
+KIND = "mindzero-pbm"
+CONFIG_FILE = "pbm_config.json"
+STEP_TAG = "\nStep correct?"
+"""Appended to every step; the PBM predicts the label token right after it."""
+LABEL_CANDIDATES = ((" +", " -"), ("+", "-"))
+"""Label strings to try, first pair whose strings are one token each wins."""
+_HUB_ID = re.compile(r"^[\w.-]+/[\w.-]+$")
+
+
+def model_location(name: str) -> str:
+    """A local folder for names and paths (converted once if GGUF); hub ids pass through (GPU hosts)."""
+    if name in PACKAGED_MODELS or Path(name).expanduser().exists() or not _HUB_ID.match(name):
+        return str(resolve_model(name))
+    return name
+
+
+def label_tokens(tokenizer: Any) -> tuple[str, str, int, int]:
+    """(plus, minus, plus_id, minus_id): the first candidate pair that tokenizes to single tokens."""
+    for plus, minus in LABEL_CANDIDATES:
+        p = tokenizer(plus, add_special_tokens=False).input_ids
+        m = tokenizer(minus, add_special_tokens=False).input_ids
+        if len(p) == 1 and len(m) == 1 and p != m:
+            return plus, minus, p[0], m[0]
+    raise UserError("the tokenizer has no single-token '+'/'-' labels; choose another base model")
+
+
+def encode_trace(
+    tokenizer: Any, tag_ids: Sequence[int], problem: str, steps: Sequence[str], max_length: int
+) -> tuple[list[int], list[int | None]]:
+    """Token ids of problem + tagged steps, and each step's tag position (None if cut off).
+
+    Pieces are tokenized separately so a tag always has the same tokens. A sequence longer than
+    ``max_length`` loses the start of its problem first, then its last steps.
+    """
+    ids = list(tokenizer(problem, add_special_tokens=True).input_ids)
+    n_problem = len(ids)
+    positions: list[int] = []
+    for step in steps:
+        ids += tokenizer("\n" + str(step).strip(), add_special_tokens=False).input_ids + list(tag_ids)
+        positions.append(len(ids) - 1)
+    excess = len(ids) - max_length
+    if excess > 0:
+        cut = min(excess, max(n_problem - 1, 0))
+        ids = ids[:1] + ids[1 + cut :] if cut else ids
+        positions = [p - cut for p in positions]
+        ids = ids[:max_length]
+    return ids, [p if p < len(ids) else None for p in positions]
+
+
+def read_pbm_config(path: str | os.PathLike) -> dict:
+    """The PBM's own config; a clear error for anything that is not a PBM checkpoint."""
+    folder = Path(path)
+    if not folder.is_dir():
+        raise UserError(f"PBM checkpoint '{folder}' is not a folder; pass OUT/final or OUT/checkpoint-N of `train pbm`")
+    file = folder / CONFIG_FILE
+    if not file.is_file():
+        what = "a causal language model" if (folder / "config.json").is_file() else "no model at all"
+        raise UserError(
+            f"'{folder}' is not a PBM checkpoint: it has no {CONFIG_FILE} ({what}); "
+            "train one with `mindzero train pbm` and pass its OUT/final folder"
+        )
+    try:
+        config = json.loads(file.read_text())
+    except (OSError, json.JSONDecodeError) as err:
+        raise UserError(f"'{file}' is unreadable ({err}); retrain or copy the checkpoint again") from None
+    if not isinstance(config, dict) or config.get("kind") != KIND:
+        kind = config.get("kind") if isinstance(config, dict) else type(config).__name__
+        raise UserError(f"'{folder}' is a checkpoint of kind {kind!r}, not a PBM ({KIND!r})")
+    return config
+
+
+class ProcessBeliefModel:
+    """A trained PBM; ``score(problems, steps)`` gives P(+)/(P(+)+P(-)) at every step, batched."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        *,
+        device: str | None = None,
+        dtype: str = "float32",
+        batch_size: int = 8,
+        max_length: int | None = None,
+    ) -> None:
+        self.config = read_pbm_config(path)
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        self.name = str(path)
+        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.tokenizer = AutoTokenizer.from_pretrained(str(path))
+        self.model = AutoModelForCausalLM.from_pretrained(str(path), dtype=getattr(torch, dtype))
+        self.model.to(self.device).eval()
+        self.batch_size = batch_size
+        self.max_length = max_length or int(self.config["max_length"])
+        self.tag_ids = self.tokenizer(self.config["tag"], add_special_tokens=False).input_ids
+        self.plus_id, self.minus_id = int(self.config["plus_id"]), int(self.config["minus_id"])
+        pad = self.tokenizer.pad_token_id
+        self.pad_id = pad if pad is not None else (self.tokenizer.eos_token_id or 0)
+        self.usage = UsageMeter(self.model.num_parameters())
+
+    def score(self, problems: Sequence[str], steps: Sequence[Sequence[str]]) -> list[list[float]]:
+        """Per-step scores in [0, 1] for each (problem, steps) pair, one forward pass per trace.
+
+        A trace with no steps gets ``[]``; a step cut off by ``max_length`` gets 0.0 (unverifiable).
+        """
+        import torch
+
+        start = time.perf_counter()
+        encoded = [encode_trace(self.tokenizer, self.tag_ids, p, s, self.max_length) for p, s in zip(problems, steps)]
+        out: list[list[float]] = [[] for _ in encoded]
+        work = [i for i, (_, pos) in enumerate(encoded) if pos]
+        work.sort(key=lambda i: len(encoded[i][0]))  # similar lengths together: less padding
+        with torch.inference_mode():
+            for lo in range(0, len(work), self.batch_size):
+                batch = work[lo : lo + self.batch_size]
+                width = max(len(encoded[i][0]) for i in batch)
+                ids = torch.full((len(batch), width), self.pad_id, dtype=torch.long)
+                mask = torch.zeros((len(batch), width), dtype=torch.long)
+                for r, i in enumerate(batch):
+                    row = encoded[i][0]
+                    ids[r, : len(row)] = torch.tensor(row)
+                    mask[r, : len(row)] = 1
+                logits = self.model(input_ids=ids.to(self.device), attention_mask=mask.to(self.device)).logits
+                pair = logits[..., [self.plus_id, self.minus_id]].float()
+                p_plus = torch.softmax(pair, dim=-1)[..., 0].cpu()
+                for r, i in enumerate(batch):
+                    out[i] = [float(p_plus[r, p]) if p is not None else 0.0 for p in encoded[i][1]]
+        tokens = sum(len(ids) for ids, _ in encoded)
+        self.usage.record(prompt_tokens=tokens, completion_tokens=0, seconds=time.perf_counter() - start)
+        return out
+
+
+def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: float = 0.5) -> tuple[dict, list[dict]]:
+    """Paper Table 4: step-level accuracy (score > threshold ⇔ label) per belief order and averaged.
+
+    Returns (metrics, per-row samples). ``avg`` is the mean of the per-order accuracies, as the
+    paper's table averages its columns; ``micro`` pools all steps.
+    """
+    scores = pbm.score([r["prompt"] for r in rows], [r["completions"] for r in rows])
+    by_order: dict[str, list[int]] = {}
+    by_label: dict[str, list[int]] = {"correct_steps": [], "wrong_steps": []}
+    samples = []
+    for r, s in zip(rows, scores):
+        hits = [int((x > threshold) == bool(y)) for x, y in zip(s, r["labels"])]
+        by_order.setdefault(str(r["question_order"]), []).extend(hits)
+        for h, y in zip(hits, r["labels"]):
+            by_label["correct_steps" if y else "wrong_steps"].append(h)
+        samples.append(
+            {
+                "id": r["id"],
+                "question_order": r["question_order"],
+                "source": r.get("source"),
+                "labels": r["labels"],
+                "scores": s,
+                "step_accuracy": sum(hits) / len(hits) if hits else None,
+            }
+        )
+    per_order = {k: sum(v) / len(v) for k, v in sorted(by_order.items()) if v}
+    pooled = [h for v in by_order.values() for h in v]
+    metrics = {
+        "step_accuracy": {
+            "by_order": per_order,
+            "avg": sum(per_order.values()) / len(per_order) if per_order else None,
+            "micro": sum(pooled) / len(pooled) if pooled else None,
+            **{k: (sum(v) / len(v) if v else None) for k, v in by_label.items()},
+        },
+        "n_traces": len(rows),
+        "n_steps": len(pooled),
+        "threshold": threshold,
+        "usage": pbm.usage.total.as_dict(),
+    }
+    return metrics, samples
