@@ -1,0 +1,73 @@
+"""Out-of-distribution unexpected-transfer stories (Kosinski-style), hand-written, shipped with mindzero.
+
+``mindzero/stories/data/ood_stories.jsonl`` holds 11 scenarios × 4 variants = 44 stories in free
+prose unlike the generator's templates: ``false_belief`` (the protagonist leaves, the object is
+moved), and the true-belief controls ``present_protagonist`` (the protagonist watches the move),
+``no_transfer`` (nothing moves) and ``informed_protagonist`` (the mover privately tells the
+protagonist afterwards). Each story lists its prose sentences (what a model reads) and one Hi-ToM
+event per sentence (what the DEL engine labels), so gold answers and per-step labels come from the
+engine, never from hand-typed answers. Three questions per story: orders 0, 1 and 2.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+from mindzero.core.errors import UserError
+from mindzero.pbm.data import BeliefQuestion, engine_labels
+from mindzero.stories.events import parse_line, parse_question
+
+REQUIRED = ("id", "variant", "prose", "events", "object", "containers", "questions")
+
+
+def default_path() -> Path:
+    return Path(str(resources.files("mindzero.stories") / "data" / "ood_stories.jsonl"))
+
+
+def load_ood_questions(path: str | Path | None = None, semantics: str = "hitom") -> list[BeliefQuestion]:
+    """Every question of every OOD story, labelled by the engine (sentence i ↔ event i)."""
+    path = Path(path) if path is not None else default_path()
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as err:
+        raise UserError(f"cannot read OOD stories {path}: {err.strerror}") from None
+    out = []
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise UserError(f"{path}:{n}: not JSON ({err})") from None
+        missing = [k for k in REQUIRED if k not in row]
+        if missing:
+            raise UserError(f"{path}:{n}: story lacks {missing}")
+        if len(row["prose"]) != len(row["events"]):
+            raise UserError(f"{path}:{n}: {len(row['prose'])} prose sentences but {len(row['events'])} events")
+        events = []
+        for text in row["events"]:
+            event = parse_line(text)
+            if event is None:
+                raise UserError(f"{path}:{n}: event {text!r} matches no story template")
+            events.append(event)
+        for spec in row["questions"]:
+            question = parse_question(spec["question"])
+            labels = engine_labels(events, question, semantics)
+            out.append(
+                BeliefQuestion(
+                    id=f"{row['id']}-{question.order}",
+                    story_id=row["id"],
+                    order=question.order,
+                    lines=tuple(row["prose"]),
+                    events=tuple(events),
+                    question=question,
+                    question_text=spec["question"],
+                    containers=tuple(row["containers"]),
+                    labels=tuple(labels),
+                    answer=labels[-1],
+                    meta={"variant": row["variant"], "protagonist_belief": row.get("protagonist_belief")},
+                )
+            )
+    return out
