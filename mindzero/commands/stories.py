@@ -1,4 +1,4 @@
-"""``mindzero stories generate|hitom-eval`` — Hi-ToM-style stories labelled by the DEL engine."""
+"""``mindzero stories generate|hitom-eval|pbm-data|pbm-eval|scale-eval`` — DEL-labelled stories and PBM search."""
 
 from __future__ import annotations
 
@@ -41,6 +41,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ev.add_argument("--out", required=True, help="output folder (results.json, samples.jsonl, disagreements.jsonl)")
     ev.add_argument("--semantics", choices=SEMANTICS, default="hitom")
     ev.set_defaults(func=_hitom_eval)
+
+    from mindzero.tasks.stories_cli import add_pbm_verbs
+
+    add_pbm_verbs(verbs)
 
 
 def _generate(args: argparse.Namespace) -> int:

@@ -260,7 +260,7 @@ def train_pbm(config: PBMConfig) -> dict:
         save_steps=config.save_steps,
         save_total_limit=2,
         bf16=bool(config.bf16) and torch.cuda.is_available(),
-        gradient_checkpointing=bool(config.gradient_checkpointing),
+        activation_checkpointing=bool(config.gradient_checkpointing),
         seed=config.seed,
         data_seed=config.seed,
         report_to=[],

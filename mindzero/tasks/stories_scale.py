@@ -1,0 +1,278 @@
+"""``mindzero stories scale-eval``: inference-time scaling of belief traces (DEL-ToM Fig. 3, Tables 2-3).
+
+For every question a policy samples a pool of traces once; a verifier (the oracle DEL checker or a
+trained PBM) scores every step of every trace once; then for each budget N, random size-N subsets
+of the pool (``trials`` of them) are decided by every method — vanilla and weighted BoN under each
+aggregation, and majority vote. Accuracy is reported per belief order and as the mean over orders
+(the paper's "Avg."). Optional step-level beam search runs with the same policy and verifier.
+
+Question sets: ``hitom`` (the official one-chapter CoT subset, 200 questions), ``ood`` (the 44
+hand-written unexpected-transfer stories, 132 questions) or ``generated`` (fresh generator stories).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mindzero.core.errors import UserError
+from mindzero.pbm.data import BeliefQuestion
+
+DATASETS = ("hitom", "ood", "generated")
+
+
+@dataclass
+class ScaleEvalConfig:
+    """Options of ``mindzero stories scale-eval``."""
+
+    data: str = field(default="hitom", metadata={"help": "hitom (one-chapter CoT) | ood (hand-written) | generated"})
+    hitom: str = field(default="../shared/data/hitom/Hi-ToM_data.json", metadata={"help": "Hi-ToM_data.json"})
+    ood: str | None = field(default=None, metadata={"help": "OOD stories JSONL (default: the shipped set)"})
+    stories: int = field(default=20, metadata={"help": "generated stories (data=generated), 5 questions each"})
+    per_order: int | None = field(default=None, metadata={"help": "at most this many questions per order"})
+    policy: str = field(
+        default="synthetic", metadata={"help": "synthetic (corrupted gold traces) or a model spec (hf:, vllm:, ...)"}
+    )
+    error_rate: float = field(default=0.6, metadata={"help": "synthetic: probability a sample is wrong"})
+    cluster: float = field(default=0.7, metadata={"help": "synthetic: share of wrong samples on one wrong answer"})
+    verifier: str = field(default="oracle", metadata={"help": "oracle (DEL checker) or a PBM folder"})
+    pool: int = field(default=16, metadata={"help": "traces sampled per question (largest N)"})
+    ns: list[int] = field(default_factory=lambda: [1, 2, 4, 8, 16], metadata={"help": "budgets N"})
+    trials: int = field(default=20, metadata={"help": "random size-N subsets of the pool per question"})
+    temperature: float = field(default=0.7, metadata={"help": "policy sampling temperature"})
+    max_new_tokens: int = field(default=1024, metadata={"help": "tokens per sampled trace"})
+    with_example: bool = field(default=True, metadata={"help": "include the worked example in the prompt"})
+    batch: int = field(default=16, metadata={"help": "sequences per policy call"})
+    verifier_batch: int = field(default=8, metadata={"help": "traces per verifier forward pass"})
+    dtype: str = field(default="float32", metadata={"help": "policy dtype (transformers backend)"})
+    beam: bool = field(default=False, metadata={"help": "also run step-level beam search"})
+    beam_k: int = field(default=4, metadata={"help": "beams kept"})
+    beam_b: int = field(default=4, metadata={"help": "candidates per beam and step"})
+    step_tokens: int = field(default=96, metadata={"help": "tokens per proposed step (beam search)"})
+    seed: int = field(default=0, metadata={"help": "seed of sampling, subsets and question choice"})
+    out: str = field(default="runs/scale-eval", metadata={"help": "output folder"})
+
+
+def load_questions(config: ScaleEvalConfig) -> list[BeliefQuestion]:
+    """The question set, cut to ``per_order`` questions per order (a seeded choice)."""
+    if config.data == "hitom":
+        from mindzero.pbm.data import questions_from_hitom
+        from mindzero.stories.hitom import load_hitom
+
+        questions = questions_from_hitom(load_hitom(config.hitom))
+    elif config.data == "ood":
+        from mindzero.tasks.stories_ood import load_ood_questions
+
+        questions = load_ood_questions(config.ood)
+    elif config.data == "generated":
+        from mindzero.pbm.data import questions_from_stories
+        from mindzero.stories.generator import generate_stories
+
+        questions = list(questions_from_stories(generate_stories(config.stories, config.seed, (1,))))
+    else:
+        raise UserError(f"unknown data {config.data!r}; choose from {', '.join(DATASETS)}")
+    if config.per_order is not None:
+        rng = random.Random(config.seed)
+        by_order: dict[int, list[BeliefQuestion]] = defaultdict(list)
+        for q in questions:
+            by_order[q.order].append(q)
+        questions = [q for order in sorted(by_order) for q in sorted(rng.sample(by_order[order], min(config.per_order, len(by_order[order]))), key=lambda q: q.id)]
+    return questions
+
+
+def check_config(config: ScaleEvalConfig) -> None:
+    if not config.ns or min(config.ns) < 1:
+        raise UserError("--ns must be positive budgets, e.g. 1,2,4,8,16")
+    if max(config.ns) > config.pool:
+        raise UserError(f"largest N ({max(config.ns)}) exceeds --pool {config.pool}")
+    if config.trials < 1:
+        raise UserError("--trials must be at least 1")
+    if not (0.0 <= config.error_rate <= 1.0 and 0.0 <= config.cluster <= 1.0):
+        raise UserError("--error-rate and --cluster are probabilities in [0, 1]")
+
+
+def make_policy(config: ScaleEvalConfig) -> Any:
+    from mindzero.inference.belief_search import BackendPolicy, SyntheticPolicy
+
+    if config.policy == "synthetic":
+        return SyntheticPolicy(config.error_rate, config.cluster)
+    from mindzero.llm import load_backend
+
+    kwargs = {"dtype": config.dtype} if not config.policy.startswith(("openai:", "vllm:")) else {}
+    backend = load_backend(config.policy, **kwargs)
+    return BackendPolicy(backend, config.temperature, config.max_new_tokens, config.step_tokens, config.with_example,
+                         config.batch)
+
+
+def _by_order(values: dict[int, list[float]]) -> dict:
+    per = {str(k): sum(v) / len(v) for k, v in sorted(values.items()) if v}
+    return {"by_order": per, "avg": sum(per.values()) / len(per) if per else None}
+
+
+def run_scale_eval(config: ScaleEvalConfig) -> tuple[dict, list[dict], list[dict]]:
+    """(metrics, per-question samples, per-trace rows); see the module docstring."""
+    from mindzero.inference.belief_search import (
+        AGGREGATIONS,
+        aggregate,
+        beam_search,
+        bon_accuracy,
+        load_verifier,
+        methods,
+        method_name,
+        score_pool,
+        select,
+    )
+    from mindzero.stories.traces import check_trace, normalise
+
+    check_config(config)
+    questions = load_questions(config)
+    if not questions:
+        raise UserError("no questions selected")
+    policy = make_policy(config)
+    verifier = load_verifier(config.verifier, config.verifier_batch)
+
+    with policy.usage.measure() as policy_usage:
+        pools = policy.sample(questions, config.pool, config.seed)
+    with verifier.usage.measure() as verifier_usage:
+        scored = score_pool(verifier, questions, pools, batch=max(config.verifier_batch, 1) * 8)
+
+    rng = random.Random(config.seed)
+    acc: dict[str, dict[int, dict[int, list[float]]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
+    samples, traces = [], []
+    pool_correct: dict[int, list[float]] = defaultdict(list)
+    for q, pool in zip(questions, scored):
+        per_n = {n: bon_accuracy(pool, q.answer, n, config.trials, rng) for n in config.ns}
+        for n, res in per_n.items():
+            for name, value in res.items():
+                acc[name][n][q.order].append(value)
+        gold = normalise(q.answer)
+        finals = [t.answer == gold for t in pool]
+        pool_correct[q.order].extend(finals)
+        for j, t in enumerate(pool):
+            check = check_trace(t.text, q.labels, q.answer)
+            traces.append(
+                {
+                    "id": q.id,
+                    "sample": j,
+                    "question_order": q.order,
+                    "trace": t.text,
+                    "answer": t.answer,
+                    "final_correct": t.answer == gold,
+                    "step_scores": list(t.step_scores),
+                    "step_labels": check.step_labels,
+                    **{f"score_{a}": aggregate(t.step_scores, a) for a in AGGREGATIONS},
+                }
+            )
+        prediction = select(pool, "weighted", "min")
+        samples.append(
+            {
+                "id": q.id,
+                "story_id": q.story_id,
+                "question_order": q.order,
+                **q.meta,
+                "question": q.question_text,
+                "answer": q.answer,
+                "pool_answers": [t.answer for t in pool],
+                "pool_final_correct": sum(finals) / len(finals),
+                "accuracy_by_n": {str(n): per_n[n] for n in config.ns},
+                "prediction": prediction,
+                "correct": prediction == gold,
+            }
+        )
+
+    metrics: dict[str, Any] = {
+        "n_questions": len(questions),
+        "questions_by_order": {str(k): sum(q.order == k for q in questions) for k in sorted(pool_correct)},
+        "sample_accuracy": _by_order(pool_correct),
+        "accuracy": {
+            method_name(s, a): {str(n): _by_order(acc[method_name(s, a)][n]) for n in config.ns} for s, a in methods()
+        },
+        "prediction": "weighted-min over the whole pool (samples.jsonl prediction/correct)",
+    }
+    if config.beam:
+        with policy.usage.measure() as beam_policy, verifier.usage.measure() as beam_verifier:
+            beams = beam_search(policy, verifier, questions, config.beam_k, config.beam_b, config.seed)
+        hits: dict[int, list[float]] = defaultdict(list)
+        for s, q, b in zip(samples, questions, beams):
+            ok = b.answer == normalise(q.answer)
+            hits[q.order].append(float(ok))
+            s["beam_answer"], s["beam_correct"] = b.answer, ok
+        metrics["beam"] = {
+            **_by_order(hits),
+            "k": config.beam_k,
+            "b": config.beam_b,
+            "policy_usage": beam_policy.as_dict(),
+            "verifier_usage": beam_verifier.as_dict(),
+        }
+    n_traces = max(1, sum(len(p) for p in pools))
+    metrics["usage"] = {
+        "policy": policy_usage.as_dict(),
+        "verifier": verifier_usage.as_dict(),
+        "policy_tokens_per_trace": policy_usage.tokens / n_traces,
+        "verifier_tokens_per_trace": verifier_usage.tokens / n_traces,
+        "policy_tflops_per_trace": None if policy_usage.tflops is None else policy_usage.tflops / n_traces,
+        "verifier_tflops_per_trace": None if verifier_usage.tflops is None else verifier_usage.tflops / n_traces,
+    }
+    return metrics, samples, traces
+
+
+def plot_scaling(metrics: dict, path: str | Path, title: str = "") -> Path:
+    """Paper Fig. 3: average accuracy vs N, (a) vanilla and (b) weighted BoN, majority dashed."""
+    from mindzero.inference.belief_search import AGGREGATIONS
+    from mindzero.report.plots import plt, save_figure
+
+    acc = metrics["accuracy"]
+    ns = sorted(int(n) for n in acc["majority"])
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4), sharey=True)
+    for ax, strategy, label in zip(axes, ("vanilla", "weighted"), ("(a) Vanilla BoN", "(b) Weighted BoN")):
+        for how in AGGREGATIONS:
+            ax.plot(ns, [acc[f"{strategy}-{how}"][str(n)]["avg"] for n in ns], marker="o", ms=3, label=how)
+        ax.plot(ns, [acc["majority"][str(n)]["avg"] for n in ns], "k--", marker="x", ms=3, label="majority")
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(ns, [str(n) for n in ns])
+        ax.set_xlabel("N (traces)")
+        ax.set_title(label, fontsize=10)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("accuracy (mean over orders)")
+    axes[1].legend(fontsize=8)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return save_figure(fig, path)
+
+
+def write_scale_eval(config: ScaleEvalConfig) -> tuple[Path, dict]:
+    """Run, then write results.json, samples.jsonl, traces.jsonl and scaling.png into ``config.out``."""
+    from mindzero.core.results import write_jsonl, write_results
+
+    metrics, samples, traces = run_scale_eval(config)
+    out = Path(config.out)
+    write_jsonl(out / "traces.jsonl", traces)
+    path = write_results(out, f"stories/scale-eval/{config.data}", dataclasses.asdict(config), metrics, samples)
+    title = f"{config.data}: policy {Path(config.policy).name}, verifier {Path(config.verifier).name}"
+    plot_scaling(metrics, out / "scaling.png", title)
+    return path, metrics
+
+
+def format_table(metrics: dict, ns: Sequence[int]) -> str:
+    """Average accuracy per method (rows) and N (columns), then per-order accuracy at the largest N."""
+    acc = metrics["accuracy"]
+    head = f"{'method':<16}" + "".join(f"{'N=' + str(n):>8}" for n in ns)
+    rows = [head]
+    for name, per_n in acc.items():
+        rows.append(f"{name:<16}" + "".join(f"{per_n[str(n)]['avg']:>8.3f}" for n in ns))
+    n_max = str(max(ns))
+    orders = list(acc["majority"][n_max]["by_order"])
+    rows.append("")
+    rows.append(f"{'N=' + n_max + ' by order':<16}" + "".join(f"{o:>8}" for o in orders))
+    for name in ("weighted-min", "vanilla-min", "majority"):
+        rows.append(f"{name:<16}" + "".join(f"{acc[name][n_max]['by_order'][o]:>8.3f}" for o in orders))
+    rows.append(f"{'sample acc':<16}" + "".join(f"{metrics['sample_accuracy']['by_order'][o]:>8.3f}" for o in orders))
+    if "beam" in metrics:
+        b = metrics["beam"]
+        rows.append(f"{'beam':<16}" + "".join(f"{b['by_order'].get(o, float('nan')):>8.3f}" for o in orders))
+    return "\n".join(rows)
