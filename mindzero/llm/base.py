@@ -176,8 +176,9 @@ class Backend(ABC):
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[float]:
         """Total log-probability (natural log, nats) of each continuation given the prompt.
 
-        Used for option scoring in multiple-choice QA: the continuation tokens are those of
-        the continuation text appended to the (templated) prompt, so leading spaces matter.
+        Used for option scoring in multiple-choice QA. Local backends tokenize each continuation
+        on its own and append it to the (templated) prompt's tokens, so leading spaces matter
+        (score ``" A"``, not ``"A"``, after ``"Answer:"``).
         """
 
 
