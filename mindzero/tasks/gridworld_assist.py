@@ -17,7 +17,9 @@ from mindzero.envs.gridworld.episodes import Episode, episodes_on_layouts, gener
 from mindzero.envs.gridworld.helper import HelperPlanner
 from mindzero.envs.gridworld.human import HumanModel, human_first_object
 from mindzero.envs.gridworld.world import Action, Observation, goal_achieved, step
+from mindzero.core.posterior import Posterior
 from mindzero.inference.base import Reasoner
+from mindzero.inference.gridworld import ExactGoalInference
 
 #: Bins of task progress (fraction of the helped episode elapsed) for the Fig. 5 curve.
 PROGRESS_BINS = 10
@@ -51,6 +53,22 @@ class EpisodeRun:
     success: bool
     map_correct: list[bool]  # per tick: was the reasoner's MAP goal the true goal before acting
     true_goal_prob: list[float]
+    kl_to_exact: list[float] = field(default_factory=list)  # per tick: KL(exact ‖ reasoner), nats
+
+
+#: Floor on the reasoner's probability of each goal pair in :func:`kl_to_exact` (a particle set
+#: names only a few pairs; without a floor every unnamed pair with exact mass makes KL infinite).
+KL_FLOOR = 1e-4
+
+
+def kl_to_exact(exact: Posterior, model: Posterior, floor: float = KL_FLOOR) -> float:
+    """KL(exact ‖ model) in nats over the exact posterior's goal pairs, with model mass floored at
+    ``floor`` and renormalised: a calibration score (0 = the reasoner is the exact posterior)."""
+    p = exact.probs
+    q = np.maximum(model.dense(exact.hypotheses), floor)
+    q = q / q.sum()
+    nz = p > 0
+    return float((p[nz] * np.log(p[nz] / q[nz])).sum())
 
 
 def run_episode(
@@ -69,7 +87,9 @@ def run_episode(
     helper_rng = np.random.default_rng([seed, 1])
     state = episode.initial_state()
     posterior = reasoner.reset(episode) if reasoner is not None else None
-    map_correct, true_prob = [], []
+    exact = ExactGoalInference(epsilon=epsilon) if reasoner is not None else None
+    exact_posterior = exact.reset(episode) if exact is not None else None
+    map_correct, true_prob, kls = [], [], []
     stable, last_map, teleported_for = 0, None, None
     for _ in range(max_steps):
         human_action = human.sample(state, episode.goal, human_rng)
@@ -78,6 +98,7 @@ def run_episode(
             goal_now = posterior.map()
             map_correct.append(goal_now == episode.goal)
             true_prob.append(posterior.prob(episode.goal))
+            kls.append(kl_to_exact(exact_posterior, posterior))
             if reasoner.name != "none":
                 stable = stable + 1 if goal_now == last_map else 1
                 last_map = goal_now
@@ -89,10 +110,11 @@ def run_episode(
         next_state = step(layout, state, human_action, helper_action)
         if posterior is not None:
             posterior = reasoner.update(Observation(state, human_action))
+            exact_posterior = exact.update(Observation(state, human_action))
         state = next_state
         if goal_achieved(state, episode.goal, layout):
-            return EpisodeRun(state.t, True, map_correct, true_prob)
-    return EpisodeRun(max_steps, False, map_correct, true_prob)
+            return EpisodeRun(state.t, True, map_correct, true_prob, kls)
+    return EpisodeRun(max_steps, False, map_correct, true_prob, kls)
 
 
 def teleport_helper(state, layout, goal):
@@ -126,12 +148,16 @@ def run_assist(
             config.episodes, config.episode_seed, config.family, n_objects=config.n_objects, size=config.size
         )
     samples, helped_runs = [], []
+    reasoner_stats = None  # summed DecisionStats of reasoners that count their cost (LLMs)
     jobs = [(s, e) for s in config.seeds for e in episodes]
     for seed, episode in tqdm(jobs, desc=f"assist[{config.reasoner}]", disable=not progress, leave=False):
         alone = run_episode(episode, None, seed, config.epsilon, config.max_steps)
         reasoner = make_reasoner(seed)
         helped = run_episode(episode, reasoner, seed, config.epsilon, config.max_steps, config.teleport)
         helped_runs.append(helped)
+        stats = getattr(reasoner, "stats", None)
+        if stats is not None:
+            reasoner_stats = stats if reasoner_stats is None else reasoner_stats.merge(stats)
         samples.append(
             {
                 "episode_id": episode.episode_id,
@@ -144,6 +170,8 @@ def run_assist(
                 "speedup": alone.ticks / helped.ticks - 1.0,
                 "goal_accuracy": float(np.mean(helped.map_correct)),
                 "true_goal_prob_mean": float(np.mean(helped.true_goal_prob)),
+                "kl_to_exact_mean": float(np.mean(helped.kl_to_exact)),
+                **({"reasoner": stats.metrics()} if stats is not None else {}),
             }
         )
     speedups = np.array([s["speedup"] for s in samples])
@@ -155,6 +183,10 @@ def run_assist(
         "t_alone_mean": float(np.mean([s["t_alone"] for s in samples])),
         "t_helped_mean": float(np.mean([s["t_helped"] for s in samples])),
         "goal_accuracy_mean": float(np.mean([s["goal_accuracy"] for s in samples])),
+        "true_goal_prob_mean": float(np.mean([s["true_goal_prob_mean"] for s in samples])),
+        "kl_to_exact_mean": float(np.mean([s["kl_to_exact_mean"] for s in samples])),
         "n_runs": len(samples),
     }
+    if reasoner_stats is not None:
+        metrics.update(reasoner_stats.metrics())
     return metrics, samples, progress_curve(helped_runs)

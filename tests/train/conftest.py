@@ -1,0 +1,53 @@
+"""Fixtures for training and LLM-reasoner tests: a tiny local model and a scripted backend."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from mindzero.llm.base import Backend, Generation, Prompt, UsageMeter
+
+
+@pytest.fixture(scope="session")
+def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny random Llama with tokenizer and chat template, built once per test session."""
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from mindzero.llm.tiny import build_tiny_model
+
+    return build_tiny_model(tmp_path_factory.mktemp("tiny") / "model", seed=0)
+
+
+class ScriptedBackend(Backend):
+    """Returns the given completions in order (then the last one again); 10 prompt tokens each.
+
+    Usage is recorded like a real backend with 1000 active parameters, so per-decision costs are
+    known exactly: a call of one prompt and a k-token completion costs 2 * 1000 * (10 + k) FLOPs.
+    """
+
+    def __init__(self, texts: Sequence[str], scores: Sequence[float] = (0.0, 0.0)) -> None:
+        self.name = "scripted"
+        self.texts = list(texts)
+        self.scores = list(scores)
+        self.calls = 0
+        self.usage = UsageMeter(1000)
+
+    def generate(self, prompts: Sequence[Prompt], n=1, temperature=1.0, max_new_tokens=256, seed=None):
+        out = []
+        for _ in prompts:
+            text = self.texts[min(self.calls, len(self.texts) - 1)]
+            self.calls += 1
+            out.append([Generation(text, 10, len(text.split()))] * n)
+        self.usage.record(10 * len(prompts), sum(g[0].completion_tokens for g in out), seconds=0.5)
+        return out
+
+    def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[float]:
+        self.usage.record(10 * len(continuations), 3 * len(continuations), seconds=0.25)
+        return list(self.scores)
+
+
+@pytest.fixture
+def scripted() -> type[ScriptedBackend]:
+    return ScriptedBackend

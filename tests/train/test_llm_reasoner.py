@@ -1,0 +1,149 @@
+"""LLMReasoner and LLMQAAnswerer: parse failures keep the previous posterior, costs per decision,
+calibration metrics against hand-computed values."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from mindzero.core.hypotheses import format_goal_particles
+from mindzero.core.posterior import Posterior
+from mindzero.envs.gridworld.episodes import generate_episodes
+from mindzero.envs.gridworld.human import HumanModel
+from mindzero.envs.gridworld.world import Action, Observation, goal_pairs, step
+from mindzero.inference.gridworld import OracleReasoner, UniformReasoner
+from mindzero.inference.llm import DecisionStats, LLMQAAnswerer, LLMReasoner, LLMSettings
+from mindzero.llm.base import Usage
+from mindzero.tasks.gridworld_assist import kl_to_exact, run_episode
+from mindzero.tasks.gridworld_ssrl import object_names
+
+
+def _observations(episode, n: int) -> list[Observation]:
+    human = HumanModel(episode.layout, epsilon=0.0)
+    rng = np.random.default_rng(0)
+    state, out = episode.initial_state(), []
+    for _ in range(n):
+        action = human.sample(state, episode.goal, rng)
+        out.append(Observation(state, action))
+        state = step(episode.layout, state, action, Action.STAY)
+    return out
+
+
+def test_parse_failure_keeps_previous_posterior_and_is_counted(scripted) -> None:
+    episode = generate_episodes(1, 0)[0]
+    objects = object_names(episode.layout)
+    valid = format_goal_particles([episode.goal], [1.0], objects)
+    backend = scripted([valid, "I think they want the red thing", valid])
+    reasoner = LLMReasoner(backend, LLMSettings(n_particles=1))
+    prior = reasoner.reset(episode)
+    assert prior.hypotheses == tuple(goal_pairs(len(objects)))
+    assert np.allclose(prior.probs, 1 / len(prior.hypotheses))
+    obs = _observations(episode, 3)
+    first = reasoner.update(obs[0])
+    assert first.hypotheses == (episode.goal,)
+    second = reasoner.update(obs[1])
+    assert second is first  # failure: the previous posterior is kept
+    reasoner.update(obs[2])
+    m = reasoner.stats.metrics()
+    assert m["decisions"] == 3
+    assert m["parse_failure_rate"] == pytest.approx(1 / 3)
+    tokens = [10 + len(t.split()) for t in (valid, "I think they want the red thing", valid)]
+    assert m["tokens_per_decision"] == pytest.approx(sum(tokens) / 3)
+    assert m["tflops_per_decision"] == pytest.approx(2 * 1000 * sum(tokens) / 3 / 1e12)
+    assert m["decisions_per_second"] == pytest.approx(2.0)  # 0.5 s per scripted call
+    assert m["parse_failure_reasons"] == {"invalid JSON": 1}
+
+
+def test_failure_at_first_decision_keeps_uniform_prior(tiny_model_dir) -> None:
+    from mindzero.llm import load_backend
+
+    episode = generate_episodes(1, 1)[0]
+    reasoner = LLMReasoner(load_backend(f"hf:{tiny_model_dir}"), LLMSettings(max_new_tokens=8))
+    prior = reasoner.reset(episode)
+    posterior = prior
+    for ob in _observations(episode, 2):
+        posterior = reasoner.update(ob)
+    assert posterior is prior  # a random tiny model never writes valid particles
+    m = reasoner.stats.metrics()
+    assert m["decisions"] == 2 and m["parse_failure_rate"] == 1.0
+    assert m["tokens_per_decision"] > 8 and m["tflops_per_decision"] > 0
+
+
+def test_prompt_sees_the_prefix_including_the_current_action(scripted) -> None:
+    episode = generate_episodes(1, 2)[0]
+    backend = scripted(["{}"])
+    seen: list[str] = []
+    original = backend.generate
+
+    def spy(prompts, **kwargs):
+        seen.append(prompts[0][0]["content"])
+        return original(prompts, **kwargs)
+
+    backend.generate = spy
+    reasoner = LLMReasoner(backend)
+    reasoner.reset(episode)
+    obs = _observations(episode, 2)
+    for ob in obs:
+        reasoner.update(ob)
+    cell = episode.layout.cell(step(episode.layout, obs[1].state, obs[1].human_action, Action.STAY).human)
+    assert "({},{})".format(*cell) in seen[1].split("Human path:")[1].split(".")[0].split()[-1]
+
+
+def test_kl_to_exact_hand_computed() -> None:
+    exact = Posterior(((0, 1), (0, 2), (1, 2)), np.array([0.5, 0.25, 0.25]))
+    model = Posterior(((0, 1), (1, 2)), np.array([0.8, 0.2]))
+    floor = 1e-4
+    z = 0.8 + floor + 0.2
+    expected = 0.5 * math.log(0.5 / (0.8 / z)) + 0.25 * math.log(0.25 / (floor / z)) + 0.25 * math.log(0.25 / (0.2 / z))
+    assert kl_to_exact(exact, model, floor) == pytest.approx(expected)
+    assert kl_to_exact(exact, exact) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_true_goal_mass_and_kl_recorded_per_decision() -> None:
+    episode = generate_episodes(1, 3)[0]
+    oracle = run_episode(episode, OracleReasoner(), seed=0)
+    assert oracle.true_goal_prob and all(p == 1.0 for p in oracle.true_goal_prob)
+    uniform = run_episode(episode, UniformReasoner(), seed=0)
+    assert uniform.true_goal_prob == pytest.approx([1 / 28] * len(uniform.true_goal_prob))
+    assert uniform.kl_to_exact[0] == pytest.approx(0.0, abs=1e-12)  # before any action, exact = uniform
+    assert len(uniform.kl_to_exact) == len(uniform.true_goal_prob)
+
+
+def test_decision_stats_merge_and_metrics() -> None:
+    a, b = DecisionStats(), DecisionStats()
+    a.add_batch(Usage(prompt_tokens=90, completion_tokens=10, flops=2e12, seconds=1.0), [None, "invalid JSON: x"])
+    b.add_batch(Usage(prompt_tokens=50, completion_tokens=0, flops=1e12, seconds=1.0), ["schema: p"])
+    m = a.merge(b).metrics()
+    assert m == {
+        "decisions": 3,
+        "parse_failure_rate": pytest.approx(2 / 3),
+        "tokens_per_decision": pytest.approx(50.0),
+        "tflops_per_decision": pytest.approx(1.0),
+        "decisions_per_second": pytest.approx(1.5),
+        "parse_failure_reasons": {"invalid JSON": 1, "schema": 1},
+    }
+
+
+@pytest.fixture
+def qa_row() -> dict:
+    from mindzero.tasks.gridworld_qa import build_split
+
+    return build_split("unseen_layout", 1, 0, progress=False)[0]
+
+
+def test_qa_answerer_generate_and_score(scripted, qa_row) -> None:
+    from mindzero.tasks.gridworld_qa import evaluate_qa_llm
+
+    answer = qa_row["answer"]
+    other = "b" if answer == "a" else "a"
+    gen = LLMQAAnswerer(scripted([f"({answer})", "no idea", f"Answer: {other}"]), "generate")
+    metrics, samples = evaluate_qa_llm([qa_row] * 3, gen)
+    assert [s["prediction"] for s in samples] == [answer, None, other]
+    assert metrics["accuracy"] == pytest.approx(1 / 3) and metrics["parse_failure_rate"] == pytest.approx(1 / 3)
+    scores = (0.0, -1.0) if answer == "a" else (-1.0, 0.0)
+    score = LLMQAAnswerer(scripted([""], scores=scores), "score")
+    metrics, samples = evaluate_qa_llm([qa_row], score)
+    assert samples[0]["prediction"] == answer and metrics["parse_failure_rate"] == 0.0
+    assert metrics["tokens_per_decision"] == 26  # two continuations of 3 tokens after a 10-token prompt

@@ -1,0 +1,137 @@
+"""GRPO mechanics on a tiny random model: per-step log, resume, both tasks, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("trl")
+
+from mindzero.core.errors import UserError  # noqa: E402
+from mindzero.train.ssrl import PRESETS, SSRLConfig, TrackedReward, resolve_config, train_ssrl  # noqa: E402
+
+LOG_FIELDS = {"step", "reward_mean", "parse_failure_rate", "hypothesis_entropy", "frac_zero_variance_groups"}
+
+
+def _config(model: Path, out: Path, **overrides) -> SSRLConfig:
+    base = dict(
+        model=str(model),
+        out=str(out),
+        train_episodes=2,
+        max_steps=2,
+        prompts_per_step=2,
+        num_generations=2,
+        max_completion_length=8,
+        save_steps=1,
+    )
+    return SSRLConfig(**{**base, **overrides})
+
+
+def _log(out: Path) -> list[dict]:
+    return [json.loads(line) for line in (out / "train_log.jsonl").read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def qa_run(tiny_model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    out = tmp_path_factory.mktemp("ssrl") / "qa"
+    return out, train_ssrl(_config(tiny_model_dir, out, task="qa"))
+
+
+def test_two_steps_write_the_log(qa_run) -> None:
+    out, summary = qa_run
+    assert summary["steps"] == 2
+    rows = _log(out)
+    assert [r["step"] for r in rows] == [1, 2]
+    for row in rows:
+        assert LOG_FIELDS <= set(row)
+        assert 0.0 <= row["parse_failure_rate"] <= 1.0
+        assert 0.0 <= row["frac_zero_variance_groups"] <= 1.0
+        assert row["completions"] == 4  # 2 prompts x 2 rollouts
+    assert (out / "final" / "config.json").is_file()
+    assert (out / "checkpoint-2").is_dir()
+
+
+def test_resume_continues_the_step_count(qa_run, tiny_model_dir: Path) -> None:
+    out, _ = qa_run
+    summary = train_ssrl(_config(tiny_model_dir, out, task="qa", max_steps=3, resume=True))
+    assert summary["resumed_from"].endswith("checkpoint-2")
+    assert summary["steps"] == 3
+    assert [r["step"] for r in _log(out)] == [1, 2, 3]
+
+
+def test_assist_task_with_lora(tiny_model_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "assist"
+    summary = train_ssrl(_config(tiny_model_dir, out, task="assist", max_steps=1, lora=True, lora_r=2, every=8))
+    assert summary["steps"] == 1
+    (row,) = _log(out)
+    assert row["parse_failure_rate"] == 1.0  # a random model writes no particles: failure reward
+    assert (out / "final" / "config.json").is_file()  # LoRA merged into a plain model
+
+
+def test_tracked_reward_groups_and_failures() -> None:
+    from mindzero.tasks.gridworld_qa import build_split
+
+    row = build_split("train", 1, 0, progress=False)[0]
+    reward = TrackedReward("qa", num_generations=2, epsilon=0.15)
+    kwargs = {"layout": [row["layout"]] * 4, "actions": [row["actions"]] * 4, "choice_goals": [row["choice_goals"]] * 4}
+    values = reward([None] * 4, ["(a)", "(a)", "(b)", "nothing"], **kwargs)
+    assert values[3] < min(values[:3])  # a malformed answer scores below both options
+    stats = reward.pop()
+    assert stats["parse_failure_rate"] == 0.25
+    assert stats["frac_zero_variance_groups"] == 0.5  # group 1 agrees, group 2 differs
+    assert stats["hypothesis_entropy"] == pytest.approx(0.5 * 0.0 + 0.5 * 0.6931471805599453)
+    assert reward.pop() is None
+
+
+def test_presets_fill_only_unset_options() -> None:
+    cfg = resolve_config(SSRLConfig(preset="gpu-paper", learning_rate=3e-6))
+    assert cfg.learning_rate == 3e-6 and cfg.beta == 1e-2 and cfg.num_generations == 16 and cfg.use_vllm
+    assert cfg.prompts_per_step == 32 and cfg.bf16 and cfg.weight_decay == 1e-2 and cfg.max_grad_norm == 1.0
+    small = resolve_config(SSRLConfig(task="assist"))
+    assert small.model == "smollm2-135m" and small.prompt_style == "compact"
+    assert small.max_completion_length == 64 and set(PRESETS) == {"cpu-small", "gpu-paper"}
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"preset": "tpu"}, "unknown preset"),
+        ({"task": "chess"}, "unknown task"),
+        ({"num_generations": 1}, "at least 2 rollouts"),
+        ({"data": "/no/such.jsonl"}, "no such training file"),
+    ],
+)
+def test_bad_options_are_user_errors(overrides: dict, message: str) -> None:
+    with pytest.raises(UserError, match=message):
+        resolve_config(SSRLConfig(**overrides))
+
+
+def test_resume_without_checkpoint_and_missing_model(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="no checkpoint"):
+        train_ssrl(SSRLConfig(out=str(tmp_path), resume=True))
+    with pytest.raises(UserError, match="does not exist"):
+        train_ssrl(SSRLConfig(model=str(tmp_path / "nope"), out=str(tmp_path)))
+
+
+def test_missing_optional_package_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setitem(sys.modules, "peft", None)  # import peft now raises ImportError
+    with pytest.raises(UserError, match=r'needs peft: pip install "mindzero\[llm\]"'):
+        train_ssrl(SSRLConfig(out=str(tmp_path), lora=True))
+
+
+def test_cli_help_and_errors(tmp_path: Path) -> None:
+    run = [sys.executable, "-m", "mindzero"]
+    help_ = subprocess.run([*run, "train", "ssrl", "--help"], capture_output=True, text=True)
+    assert help_.returncode == 0 and "--preset" in help_.stdout and "--resume" in help_.stdout
+    bad = subprocess.run([*run, "train", "ssrl", "--model", str(tmp_path / "x")], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "does not exist" in bad.stderr
+    no_model = subprocess.run(
+        [*run, "gridworld", "assist", "--reasoner", "llm", "--episodes", "1", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert no_model.returncode == 2 and "--model" in no_model.stderr
