@@ -55,7 +55,9 @@ def add_llm_flags(parser: argparse.ArgumentParser, qa: bool = False) -> None:
     group.add_argument("--max-new-tokens", type=int, default=16 if qa else 64, help="completion token budget")
     if qa:
         group.add_argument(
-            "--answer-mode", default="generate", help="generate (write a letter, parsed) | score (logprob of (a) vs (b))"
+            "--answer-mode",
+            default="generate",
+            help="generate (write a letter, parsed) | score (log-prob of (a) vs (b))",
         )
     else:
         group.add_argument("--n-particles", type=int, default=1, help="goal particles requested per decision")
@@ -132,7 +134,7 @@ def cmd_assist(args: argparse.Namespace) -> int:
                 f"{metrics['true_goal_prob_mean']:.2f}",
                 f"{metrics['kl_to_exact_mean']:.2f}",
                 f"{metrics['parse_failure_rate']:.2f}" if "parse_failure_rate" in metrics else "-",
-                f"{metrics['tflops_per_decision']:.3f}" if metrics.get("tflops_per_decision") is not None else "-",
+                f"{metrics['tflops_per_decision']:.3g}" if metrics.get("tflops_per_decision") is not None else "-",
             ]
         )
     plot = plot_goal_accuracy(curves, args.out / "goal_accuracy.png", "GridWorld online goal inference")

@@ -90,9 +90,9 @@ class LLMReasoner:
 
     name = "llm"
 
-    def __init__(self, backend: Backend, settings: LLMSettings = LLMSettings(), seed: int = 0) -> None:
+    def __init__(self, backend: Backend, settings: LLMSettings | None = None, seed: int = 0) -> None:
         self.backend = backend
-        self.settings = settings
+        self.settings = settings or LLMSettings()
         self.seed = seed
         self.stats = DecisionStats()
 
@@ -116,7 +116,9 @@ class LLMReasoner:
         self.states[-1] = observation.state
         self.actions.append(observation.human_action)
         self.states.append(step(self.layout, observation.state, observation.human_action, Action.STAY))
-        prompt = assist_prompt(self.layout, self.states, self.actions, self.settings.n_particles, self.settings.prompt_style)
+        prompt = assist_prompt(
+            self.layout, self.states, self.actions, self.settings.n_particles, self.settings.prompt_style
+        )
         seed = self.seed * 1_000_003 + len(self.actions)
         with self.backend.usage.measure() as usage:
             generation = self.backend.generate(
@@ -138,12 +140,12 @@ class LLMQAAnswerer:
 
     MODES = ("generate", "score")
 
-    def __init__(self, backend: Backend, mode: str = "generate", settings: LLMSettings = LLMSettings()) -> None:
+    def __init__(self, backend: Backend, mode: str = "generate", settings: LLMSettings | None = None) -> None:
         if mode not in self.MODES:
             raise UserError(f"unknown answer mode {mode!r}; use {' or '.join(self.MODES)}")
         self.backend = backend
         self.mode = mode
-        self.settings = settings
+        self.settings = settings or LLMSettings(max_new_tokens=16)
         self.stats = DecisionStats()
 
     def answer(self, rows: list[dict], seed: int = 0, batch: int = 8) -> list[dict]:
@@ -158,8 +160,11 @@ class LLMQAAnswerer:
             with self.backend.usage.measure() as usage:
                 if self.mode == "generate":
                     gens = self.backend.generate(
-                        chats, n=1, temperature=self.settings.temperature,
-                        max_new_tokens=self.settings.max_new_tokens, seed=seed + lo,
+                        chats,
+                        n=1,
+                        temperature=self.settings.temperature,
+                        max_new_tokens=self.settings.max_new_tokens,
+                        seed=seed + lo,
                     )
                     records = []
                     for g in gens:

@@ -45,6 +45,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "bf16": True,
         "num_generations": 16,
         "prompts_per_step": 32,
+        "micro_batch": 8,
         "max_completion_length": 512,
         "temperature": 1.0,
         "use_vllm": True,
@@ -63,6 +64,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "bf16": False,
         "num_generations": 4,
         "prompts_per_step": 2,
+        "micro_batch": 0,
         "max_completion_length": None,  # task-dependent, see TASK_COMPLETION_TOKENS
         "temperature": 1.0,
         "use_vllm": False,
@@ -96,6 +98,10 @@ class SSRLConfig:
     max_steps: int | None = field(default=None, metadata={"help": "optimizer steps"})
     prompts_per_step: int | None = field(default=None, metadata={"help": "distinct prompts per optimizer step"})
     num_generations: int | None = field(default=None, metadata={"help": "rollouts per prompt (GRPO group size)"})
+    micro_batch: int | None = field(
+        default=None,
+        metadata={"help": "completions per device per forward/backward (0 = the whole step; rest accumulated)"},
+    )
     max_completion_length: int | None = field(default=None, metadata={"help": "completion tokens per rollout"})
     temperature: float | None = field(default=None, metadata={"help": "sampling temperature of rollouts"})
     learning_rate: float | None = field(default=None, metadata={"help": "AdamW learning rate"})
@@ -144,7 +150,11 @@ def training_rows(config: SSRLConfig) -> list[dict]:
     from mindzero.tasks.gridworld_ssrl import AssistDataConfig, assist_rows
 
     if config.task == "qa":
-        raw = read_jsonl(Path(config.data)) if config.data else build_split("train", config.train_episodes, config.data_seed)
+        raw = (
+            read_jsonl(Path(config.data))
+            if config.data
+            else build_split("train", config.train_episodes, config.data_seed)
+        )
         keep = ("layout", "actions", "choice_goals", "id")
         rows = [{"prompt": qa_prompt(r, config.prompt_style), **{k: r[k] for k in keep}} for r in raw]
     else:
@@ -247,7 +257,10 @@ def _step_logger(path: Path, reward: TrackedReward, started: float) -> Any:
     from transformers import TrainerCallback
 
     class StepLogger(TrainerCallback):
-        """Writes step, our reward statistics and TRL's loss/KL/lr to ``train_log.jsonl``."""
+        """Writes step, our reward statistics and TRL's loss/KL/lr to ``train_log.jsonl``.
+
+        Our statistics cover the completions scored by this process (all of them on one device);
+        TRL's ``frac_reward_zero_std`` is computed over all processes."""
 
         def on_log(self, args, state, control, logs=None, **kwargs):  # noqa: ANN001 (TRL signature)
             if not state.is_world_process_zero or logs is None or "loss" not in logs:
@@ -256,7 +269,15 @@ def _step_logger(path: Path, reward: TrackedReward, started: float) -> Any:
             if stats is None:
                 return
             row = {"step": state.global_step, **stats}
-            for key in ("loss", "kl", "learning_rate", "grad_norm", "entropy", "completions/mean_length"):
+            for key in (
+                "loss",
+                "kl",
+                "learning_rate",
+                "grad_norm",
+                "entropy",
+                "completions/mean_length",
+                "frac_reward_zero_std",
+            ):
                 if key in logs:
                     row[key.replace("/", "_")] = logs[key]
             row["seconds"] = time.perf_counter() - started
@@ -275,12 +296,22 @@ def _require(module: str, extra: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError as err:
-        raise UserError(f"training needs {err.name}: pip install \"mindzero[{extra}]\"") from None
+        raise UserError(f'training needs {err.name}: pip install "mindzero[{extra}]"') from None
 
 
 def grpo_args(config: SSRLConfig, out: Path) -> Any:
     """The TRL :class:`GRPOConfig` of a resolved config (one optimizer step = one generation batch)."""
+    import os
+
     trl = _require("trl", "llm")
+    per_step = config.prompts_per_step * config.num_generations
+    world = int(os.environ.get("WORLD_SIZE", "1"))
+    micro = config.micro_batch or per_step // world
+    if per_step % (micro * world):
+        raise UserError(
+            f"prompts_per_step x num_generations = {per_step} must split into micro batches of {micro} "
+            f"on {world} process(es); change --micro-batch"
+        )
     return trl.GRPOConfig(
         output_dir=str(out),
         learning_rate=config.learning_rate,
@@ -289,8 +320,8 @@ def grpo_args(config: SSRLConfig, out: Path) -> Any:
         max_grad_norm=config.max_grad_norm,
         bf16=config.bf16,
         num_generations=config.num_generations,
-        per_device_train_batch_size=config.prompts_per_step * config.num_generations,
-        gradient_accumulation_steps=1,
+        per_device_train_batch_size=micro,
+        gradient_accumulation_steps=per_step // (micro * world),
         max_completion_length=config.max_completion_length,
         temperature=config.temperature,
         use_vllm=config.use_vllm,
@@ -315,8 +346,9 @@ def _cuda() -> bool:
 
 
 def _last_checkpoint(out: Path) -> Path | None:
-    found = sorted(out.glob("checkpoint-*"), key=lambda p: int(p.name.split("-")[-1]) if p.name.split("-")[-1].isdigit() else -1)
-    return found[-1] if found else None
+    """The ``checkpoint-N`` folder with the largest N (what ``--resume`` continues from)."""
+    found = [p for p in out.glob("checkpoint-*") if p.name.split("-")[-1].isdigit()]
+    return max(found, key=lambda p: int(p.name.split("-")[-1])) if found else None
 
 
 def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
@@ -353,13 +385,17 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     if config.lora:
         from peft import LoraConfig
 
-        peft_config = LoraConfig(r=config.lora_r, lora_alpha=config.lora_alpha, task_type="CAUSAL_LM", target_modules="all-linear")
+        peft_config = LoraConfig(
+            r=config.lora_r, lora_alpha=config.lora_alpha, task_type="CAUSAL_LM", target_modules="all-linear"
+        )
     reward = TrackedReward(config.task, config.num_generations, config.epsilon)
     started = time.perf_counter()
     log_path = out / "train_log.jsonl"
     if not config.resume:
         log_path.unlink(missing_ok=True)
-    (out / "ssrl_config.json").write_text(json.dumps({**dataclasses.asdict(config), "model_path": str(model_path)}, indent=2))
+    (out / "ssrl_config.json").write_text(
+        json.dumps({**dataclasses.asdict(config), "model_path": str(model_path)}, indent=2)
+    )
     trainer = GRPOTrainer(
         model=model,
         reward_funcs=[reward],
