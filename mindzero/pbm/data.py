@@ -316,14 +316,14 @@ def corrupt_labels(q: BeliefQuestion, kind: str, rng: random.Random) -> list[str
 def corrupt_trace(q: BeliefQuestion, kind: str, rng: random.Random) -> str | None:
     """A gold-format trace with one systematic mistake (None when the story offers none).
 
-    ``skipped_step`` drops one step block; the others render the gold format with the wrong
+    ``skipped_step`` drops one step block (never the last); the others render the gold format with the wrong
     beliefs of :func:`corrupt_labels`, whose final answer follows the wrong last belief.
     """
     if kind == "skipped_step":
         if len(q.labels) < 2:
             return None
         blocks = render_gold_trace(q.events, q.question, q.labels).split("\n\n")
-        del blocks[rng.randrange(len(q.labels))]
+        del blocks[rng.randrange(len(q.labels) - 1)]  # not the last: a later step must reveal the gap
         return "\n\n".join(blocks)
     wrong = corrupt_labels(q, kind, rng)
     if wrong is None or wrong == list(q.labels):

@@ -28,7 +28,7 @@ from mindzero.llm.models import PACKAGED_MODELS, resolve_model
 
 KIND = "mindzero-pbm"
 CONFIG_FILE = "pbm_config.json"
-STEP_TAG = "\nStep correct?"
+STEP_TAG = " ки"
 """Appended to every step; the PBM predicts the label token right after it."""
 LABEL_CANDIDATES = ((" +", " -"), ("+", "-"))
 """Label strings to try, first pair whose strings are one token each wins."""

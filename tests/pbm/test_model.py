@@ -1,0 +1,111 @@
+"""The PBM on a tiny local model: training through transformers' Trainer, one-pass scoring that
+matches prefix-by-prefix scoring, checkpoints that load and resume, and clear errors for wrong folders."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from mindzero.core.errors import UserError
+from mindzero.core.results import write_jsonl
+
+pytest.importorskip("transformers")
+
+
+def _rows(n: int, seed: int = 0) -> list[dict]:
+    """Separable toy rows: a step is correct iff it says [yes] (the training mechanics, not ToM)."""
+    rng = random.Random(seed)
+    rows = []
+    for i in range(n):
+        good = [rng.random() < 0.5 for _ in range(rng.randrange(1, 5))]
+        steps = [f"## Step {j + 1} ##\nagent [{'yes' if g else 'no'}]" for j, g in enumerate(good)]
+        rows.append(
+            {
+                "id": str(i),
+                "story_id": str(i),
+                "question_order": i % 5,
+                "prompt": "Story: Sally and Anne.",
+                "completions": steps,
+                "labels": good,
+            }
+        )
+    return rows
+
+
+@pytest.fixture(scope="module")
+def trained(tiny_model_dir, tmp_path_factory):
+    from mindzero.pbm.train import PBMConfig, train_pbm
+
+    out = tmp_path_factory.mktemp("pbm")
+    data = out / "rows.jsonl"
+    write_jsonl(data, _rows(150))
+    config = PBMConfig(
+        model=str(tiny_model_dir), out=str(out / "run"), data=str(data), max_steps=30, learning_rate=1e-2,
+        batch_size=8, grad_accum=1, save_steps=15, max_length=256, train_layers=0, heldout_fraction=0.2,
+    )
+    return train_pbm(config), out
+
+
+def test_training_learns_the_step_labels(trained) -> None:
+    summary, out = trained
+    acc = summary["eval"]["step_accuracy"]
+    assert summary["steps"] == 30 and summary["heldout_rows"] == 30
+    assert acc["micro"] > 0.9 and acc["wrong_steps"] > 0.8, acc
+    assert (out / "run" / "eval" / "results.json").is_file()
+    log = [json.loads(x) for x in (out / "run" / "train_log.jsonl").read_text().splitlines()]
+    losses = [r["loss"] for r in log if "loss" in r]
+    assert losses[-1] < losses[0] / 2
+
+
+def test_one_pass_scores_equal_prefix_scores_and_bad_input_is_scored(trained) -> None:
+    from mindzero.pbm.model import ProcessBeliefModel
+
+    _, out = trained
+    pbm = ProcessBeliefModel(out / "run" / "checkpoint-15", batch_size=3)
+    steps = ["## Step 1 ##\nagent [yes]", "## Step 2 ##\nagent [no]", "## Step 3 ##\nagent [yes]"]
+    full = pbm.score(["Story: Sally and Anne."], [steps])[0]
+    prefixes = pbm.score(["Story: Sally and Anne."] * 3, [steps[:1], steps[:2], steps])
+    assert full == pytest.approx([p[-1] for p in prefixes], abs=1e-5)
+    assert full[0] > 0.5 > full[1]
+    weird = pbm.score(["", "x", "\x00"], [[], ["garbage"] * 3, ["[" * 500]])
+    assert weird[0] == [] and len(weird[1]) == 3 and len(weird[2]) == 1
+    assert all(0.0 <= s <= 1.0 for row in weird for s in row)
+    assert pbm.usage.total.calls == 3 and pbm.usage.total.tokens > 0
+
+
+def test_resume_continues_from_the_last_checkpoint(trained, tiny_model_dir) -> None:
+    import dataclasses
+
+    from mindzero.pbm.train import PBMConfig, train_pbm
+
+    summary, out = trained
+    config = PBMConfig(**{**summary["config"], "max_steps": 33, "resume": True})
+    again = train_pbm(dataclasses.replace(config, save_steps=100))
+    assert again["steps"] == 33  # 30 done before, 3 more
+
+
+def test_wrong_checkpoints_give_clear_errors(tiny_model_dir, tmp_path) -> None:
+    from mindzero.pbm.model import ProcessBeliefModel
+
+    with pytest.raises(UserError, match="not a PBM checkpoint.*causal language model"):
+        ProcessBeliefModel(tiny_model_dir)
+    (tmp_path / "pbm_config.json").write_text(json.dumps({"kind": "grpo-policy"}))
+    with pytest.raises(UserError, match="kind 'grpo-policy', not a PBM"):
+        ProcessBeliefModel(tmp_path)
+    with pytest.raises(UserError, match="not a folder"):
+        ProcessBeliefModel(tmp_path / "missing")
+
+
+def test_cli_pbm_eval_and_bad_folder(trained, tiny_model_dir, tmp_path, capsys) -> None:
+    from mindzero.cli import main
+
+    _, out = trained
+    assert main(["stories", "pbm-eval", "--pbm", str(tiny_model_dir), "--out", str(tmp_path / "e")]) == 2
+    assert "not a PBM checkpoint" in capsys.readouterr().err
+    code = main(["stories", "pbm-eval", "--pbm", str(out / "run" / "final"), "--data",
+                 str(out / "run" / "heldout.jsonl"), "--out", str(tmp_path / "e")])
+    assert code == 0
+    results = json.loads((tmp_path / "e" / "results.json").read_text())
+    assert set(results["metrics"]["step_accuracy"]["by_order"]) == {"0", "1", "2", "3", "4"}
