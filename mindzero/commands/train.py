@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from mindzero.core.config import add_dataclass_flags, config_from_args
+from mindzero.pbm.train import add_pbm_verb
 
 
 def register(areas: argparse._SubParsersAction) -> None:
@@ -24,6 +25,7 @@ def register(areas: argparse._SubParsersAction) -> None:
     )
     add_dataclass_flags(ssrl, SSRLConfig)
     ssrl.set_defaults(func=cmd_ssrl)
+    add_pbm_verb(verbs)
 
 
 def cmd_ssrl(args: argparse.Namespace) -> int:
