@@ -150,11 +150,13 @@ class LLMQAAnswerer:
 
     def answer(self, rows: list[dict], seed: int = 0, batch: int = 8) -> list[dict]:
         """One record per row: ``prediction`` ('a', 'b' or None), ``text`` or ``scores``, costs."""
+        from tqdm import tqdm
+
         from mindzero.tasks.gridworld_qa import qa_prompt
         from mindzero.tasks.gridworld_ssrl import parse_option
 
         out = []
-        for lo in range(0, len(rows), batch):
+        for lo in tqdm(range(0, len(rows), batch), desc=f"qa-llm[{self.mode}]", leave=False):
             chunk = rows[lo : lo + batch]
             chats = [[{"role": "user", "content": qa_prompt(r, self.settings.prompt_style)}] for r in chunk]
             with self.backend.usage.measure() as usage:
