@@ -118,7 +118,9 @@ def questions_from_hitom(
             question = parse_question(rec["question"])
         except UserError as err:
             raise UserError(f"sample_id {rec['sample_id']}: {err}") from err
-        lines = [line.split(" ", 1)[1].strip() for line in rec["story"].strip().splitlines() if line.strip()[:1].isdigit()]
+        lines = [
+            line.split(" ", 1)[1].strip() for line in rec["story"].strip().splitlines() if line.strip()[:1].isdigit()
+        ]
         out.append(
             BeliefQuestion(
                 id=f"hitom-{rec['sample_id']}",
@@ -139,18 +141,22 @@ def questions_from_hitom(
 
 # --- the DEL-ToM prompt (paper App. A) -------------------------------------------------------
 
-INSTRUCTIONS = """Here is a story that unfolds in chronological order.
-
-You will be asked a question about the story, which may involve either: (1) Locating an object, or (2) Inferring an agent's mental state (e.g., what A thinks B thinks C thinks).
-
-To solve it, think step-by-step. At each step, repeat the current line from the story, then explain its effect on beliefs. Use [Null] if someone does not yet have knowledge. If a belief chain cannot be formed (e.g., some agent exited too early), freeze belief at the last available step.
-
-In public or private communication:
-- The speaker believes the listener will believe the claim. If the listener exited the room earlier than the speaker, they will believe it.
-
-If the question is zero-order (e.g., "Where is X really?"), then in each step, only track the actual location of the object (e.g., "X is in [Y]"). You do not need to track nested beliefs.
-
-Write one block per story line, "## Step i ##", the line, its effect, and the belief in brackets; finish with "Final Answer: [container]"."""
+INSTRUCTIONS = (
+    "Here is a story that unfolds in chronological order.\n\n"
+    "You will be asked a question about the story, which may involve either: (1) Locating an object, "
+    "or (2) Inferring an agent's mental state (e.g., what A thinks B thinks C thinks).\n\n"
+    "To solve it, think step-by-step. At each step, repeat the current line from the story, then explain "
+    "its effect on beliefs. Use [Null] if someone does not yet have knowledge. If a belief chain cannot be "
+    "formed (e.g., some agent exited too early), freeze belief at the last available step.\n\n"
+    "In public or private communication:\n"
+    "- The speaker believes the listener will believe the claim. If the listener exited the room earlier "
+    "than the speaker, they will believe it.\n\n"
+    'If the question is zero-order (e.g., "Where is X really?"), then in each step, only track the actual '
+    'location of the object (e.g., "X is in [Y]"). You do not need to track nested beliefs.\n\n'
+    'Write one block per story line, "## Step i ##", the line, its effect, and the belief in brackets; '
+    'finish with "Final Answer: [container]".'
+)
+"""The DEL-ToM instructions (paper App. A), with the output format spelled out."""
 
 _EXAMPLE_EVENTS: tuple[Event, ...] = (
     Enter(("Amelia", "Chloe", "Liam"), "TV_room"),

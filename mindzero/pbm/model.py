@@ -52,6 +52,26 @@ def label_tokens(tokenizer: Any) -> tuple[str, str, int, int]:
     raise UserError("the tokenizer has no single-token '+'/'-' labels; choose another base model")
 
 
+def make_pbm_config(tokenizer: Any, base_model: str, max_length: int) -> dict:
+    """What a PBM folder records besides its weights: kind, tag, label strings and ids, length."""
+    plus, minus, plus_id, minus_id = label_tokens(tokenizer)
+    return {
+        "kind": KIND,
+        "base_model": base_model,
+        "tag": STEP_TAG,
+        "plus": plus,
+        "minus": minus,
+        "plus_id": plus_id,
+        "minus_id": minus_id,
+        "max_length": max_length,
+    }
+
+
+def write_pbm_config(folder: str | os.PathLike, config: dict) -> None:
+    """Mark ``folder`` (weights + tokenizer) as a PBM checkpoint."""
+    (Path(folder) / CONFIG_FILE).write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
+
+
 def encode_trace(
     tokenizer: Any, tag_ids: Sequence[int], problem: str, steps: Sequence[str], max_length: int
 ) -> tuple[list[int], list[int | None]]:

@@ -196,9 +196,11 @@ def _callbacks(out: Path, pbm: dict):
         """Make every checkpoint a loadable PBM and log each logging step as one JSON line."""
 
         def on_save(self, args, state, control, **kwargs):
+            from mindzero.pbm.model import write_pbm_config
+
             folder = out / f"checkpoint-{state.global_step}"
             if folder.is_dir():
-                (folder / "pbm_config.json").write_text(json.dumps(pbm, indent=2, sort_keys=True) + "\n")
+                write_pbm_config(folder, pbm)
 
         def on_log(self, args, state, control, logs=None, **kwargs):
             if logs:
@@ -215,7 +217,13 @@ def train_pbm(config: PBMConfig) -> dict:
     from transformers import AutoModelForCausalLM, AutoTokenizer, Trainer, TrainingArguments
 
     from mindzero.core.results import write_jsonl, write_results
-    from mindzero.pbm.model import KIND, STEP_TAG, ProcessBeliefModel, label_tokens, model_location, step_accuracy
+    from mindzero.pbm.model import (
+        ProcessBeliefModel,
+        make_pbm_config,
+        model_location,
+        step_accuracy,
+        write_pbm_config,
+    )
 
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -230,17 +238,7 @@ def train_pbm(config: PBMConfig) -> dict:
     tokenizer = AutoTokenizer.from_pretrained(base)
     if tokenizer.pad_token_id is None:
         tokenizer.pad_token = tokenizer.eos_token
-    plus, minus, plus_id, minus_id = label_tokens(tokenizer)
-    pbm = {
-        "kind": KIND,
-        "base_model": config.model,
-        "tag": STEP_TAG,
-        "plus": plus,
-        "minus": minus,
-        "plus_id": plus_id,
-        "minus_id": minus_id,
-        "max_length": config.max_length,
-    }
+    pbm = make_pbm_config(tokenizer, config.model, config.max_length)
     dataset = StepDataset(train_rows, tokenizer, pbm)
     dtype = torch.bfloat16 if config.bf16 and torch.cuda.is_available() else torch.float32
     model = AutoModelForCausalLM.from_pretrained(base, dtype=dtype)
@@ -281,7 +279,7 @@ def train_pbm(config: PBMConfig) -> dict:
     final = out / "final"
     trainer.save_model(str(final))
     tokenizer.save_pretrained(str(final))
-    (final / "pbm_config.json").write_text(json.dumps(pbm, indent=2, sort_keys=True) + "\n")
+    write_pbm_config(final, pbm)
 
     metrics: dict[str, Any] = {}
     if held:

@@ -67,7 +67,14 @@ def test_steps_are_cut_where_the_checker_cuts(text: str) -> None:
 
 def test_stepwise_row_never_raises_on_bad_traces(questions) -> None:
     q = questions[0]
-    for trace in ("", "Final Answer: [", "no steps at all", "## Step 1 ##", None, "## Step 99 ## [x]\nFinal Answer: [x]"):
+    for trace in (
+        "",
+        "Final Answer: [",
+        "no steps at all",
+        "## Step 1 ##",
+        None,
+        "## Step 99 ## [x]\nFinal Answer: [x]",
+    ):
         row = stepwise_row(q, trace if trace is not None else "", "policy:test")
         assert len(row["labels"]) == len(row["completions"]) and not any(row["labels"])
 
@@ -84,7 +91,9 @@ def test_policy_rows_label_sampled_traces(questions) -> None:
         def generate(self, prompts, n, temperature, max_new_tokens, seed):
             out = []
             for p in prompts:
-                q = next(q for q in questions if q.story_text() in p[0]["content"] and q.question_text in p[0]["content"])
+                q = next(
+                    q for q in questions if q.story_text() in p[0]["content"] and q.question_text in p[0]["content"]
+                )
                 gold = render_gold_trace(q.events, q.question, q.labels)
                 out.append([Generation(gold if j % 2 == 0 else "???", 1, 1) for j in range(n)])
             return out

@@ -42,8 +42,17 @@ def trained(tiny_model_dir, tmp_path_factory):
     data = out / "rows.jsonl"
     write_jsonl(data, _rows(150))
     config = PBMConfig(
-        model=str(tiny_model_dir), out=str(out / "run"), data=str(data), max_steps=30, learning_rate=1e-2,
-        batch_size=8, grad_accum=1, save_steps=15, max_length=256, train_layers=0, heldout_fraction=0.2,
+        model=str(tiny_model_dir),
+        out=str(out / "run"),
+        data=str(data),
+        max_steps=30,
+        learning_rate=1e-2,
+        batch_size=8,
+        grad_accum=1,
+        save_steps=15,
+        max_length=256,
+        train_layers=0,
+        heldout_fraction=0.2,
     )
     return train_pbm(config), out
 
@@ -104,8 +113,18 @@ def test_cli_pbm_eval_and_bad_folder(trained, tiny_model_dir, tmp_path, capsys) 
     _, out = trained
     assert main(["stories", "pbm-eval", "--pbm", str(tiny_model_dir), "--out", str(tmp_path / "e")]) == 2
     assert "not a PBM checkpoint" in capsys.readouterr().err
-    code = main(["stories", "pbm-eval", "--pbm", str(out / "run" / "final"), "--data",
-                 str(out / "run" / "heldout.jsonl"), "--out", str(tmp_path / "e")])
+    code = main(
+        [
+            "stories",
+            "pbm-eval",
+            "--pbm",
+            str(out / "run" / "final"),
+            "--data",
+            str(out / "run" / "heldout.jsonl"),
+            "--out",
+            str(tmp_path / "e"),
+        ]
+    )
     assert code == 0
     results = json.loads((tmp_path / "e" / "results.json").read_text())
     assert set(results["metrics"]["step_accuracy"]["by_order"]) == {"0", "1", "2", "3", "4"}

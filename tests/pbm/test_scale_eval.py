@@ -1,0 +1,113 @@
+"""``stories scale-eval`` and ``pbm-data`` end to end: the synthetic policy with the oracle, a tiny local
+model as policy with a tiny PBM as verifier (beam search included), and the vLLM path through a stand-in
+``vllm`` module that runs the same tiny model."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from mindzero.cli import main
+
+
+@pytest.fixture(scope="module")
+def tiny_pbm(tiny_model_dir, tmp_path_factory) -> Path:
+    """An untrained PBM: the tiny model marked as a PBM checkpoint (plumbing, not accuracy)."""
+    from transformers import AutoTokenizer
+
+    from mindzero.pbm.model import make_pbm_config, write_pbm_config
+
+    folder = tmp_path_factory.mktemp("pbm") / "final"
+    shutil.copytree(tiny_model_dir, folder)
+    write_pbm_config(folder, make_pbm_config(AutoTokenizer.from_pretrained(str(folder)), "tiny", 1024))
+    return folder
+
+
+def test_synthetic_scale_eval_on_ood_is_deterministic(tmp_path) -> None:
+    args = ["stories", "scale-eval", "--data", "ood", "--trials", "5", "--ns", "1,4,16"]
+    assert main([*args, "--out", str(tmp_path / "a")]) == 0
+    assert main([*args, "--out", str(tmp_path / "b")]) == 0
+    a = (tmp_path / "a" / "samples.jsonl").read_bytes()
+    assert a == (tmp_path / "b" / "samples.jsonl").read_bytes()
+    results = json.loads((tmp_path / "a" / "results.json").read_text())
+    acc = results["metrics"]["accuracy"]
+    assert set(acc) == {f"{s}-{h}" for s in ("vanilla", "weighted") for h in ("last", "min", "avg", "prod")} | {
+        "majority"
+    }
+    assert set(acc["weighted-min"]["16"]["by_order"]) == {"0", "1", "2"}
+    assert acc["weighted-min"]["16"]["avg"] > acc["weighted-min"]["1"]["avg"]
+    assert results["metrics"]["n_questions"] == 132 and len(a.splitlines()) == 132
+    assert (tmp_path / "a" / "scaling.png").stat().st_size > 10_000
+
+
+def _tiny_run(tmp_path: Path, policy: str, verifier: str) -> dict:
+    code = main(
+        [
+            "stories", "scale-eval", "--data", "ood", "--per-order", "1", "--with-example", "false",
+            "--policy", policy, "--verifier", verifier, "--pool", "2", "--ns", "1,2", "--trials", "2",
+            "--max-new-tokens", "16", "--beam", "true", "--beam-k", "1", "--beam-b", "2",
+            "--step-tokens", "6", "--out", str(tmp_path),
+        ]
+    )  # fmt: skip
+    assert code == 0
+    return json.loads((tmp_path / "results.json").read_text())["metrics"]
+
+
+def test_tiny_policy_with_tiny_pbm_and_beam_search(tiny_model_dir, tiny_pbm, tmp_path) -> None:
+    metrics = _tiny_run(tmp_path, f"hf:{tiny_model_dir}", str(tiny_pbm))
+    usage = metrics["usage"]
+    assert usage["policy"]["completion_tokens"] > 0 and usage["policy"]["tflops"] > 0
+    assert usage["verifier"]["tokens"] > 0 and metrics["beam"]["policy_usage"]["calls"] > 0
+    traces = [json.loads(x) for x in (tmp_path / "traces.jsonl").read_text().splitlines()]
+    assert len(traces) == 6 and all(len(t["step_scores"]) == len(t["step_labels"]) for t in traces)
+
+
+def test_vllm_policy_path_with_a_stand_in_engine(tiny_model_dir, tiny_pbm, tmp_path, monkeypatch) -> None:
+    from mindzero.llm import TransformersBackend
+
+    engine = TransformersBackend(tiny_model_dir)
+    calls = []
+
+    class SamplingParams:
+        def __init__(self, n=1, temperature=1.0, max_tokens=16, seed=None, **kw):
+            self.n, self.temperature, self.max_tokens, self.seed = n, temperature, max_tokens, seed
+
+    class LLM:
+        def __init__(self, model, dtype="auto", **kw):
+            calls.append(model)
+
+        def get_tokenizer(self):
+            return engine.tokenizer
+
+        def generate(self, inputs, params, use_tqdm=False):
+            out = []
+            for inp, p in zip(inputs, params):
+                text = engine.tokenizer.decode(inp["prompt_token_ids"])
+                gens = engine.generate([text], p.n, p.temperature, p.max_tokens, p.seed)[0]
+                comps = [types.SimpleNamespace(text=g.text, token_ids=[0] * g.completion_tokens, finish_reason="stop")
+                         for g in gens]  # fmt: skip
+                out.append(types.SimpleNamespace(prompt_token_ids=inp["prompt_token_ids"], outputs=comps))
+            return out
+
+    monkeypatch.setitem(sys.modules, "vllm", types.SimpleNamespace(LLM=LLM, SamplingParams=SamplingParams))
+    metrics = _tiny_run(tmp_path, f"vllm:{tiny_model_dir}", str(tiny_pbm))
+    assert calls == [str(tiny_model_dir)]
+    assert metrics["usage"]["policy"]["completion_tokens"] > 0
+
+
+def test_pbm_data_gold_source(tmp_path) -> None:
+    assert main(["stories", "pbm-data", "--stories", "3", "--out", str(tmp_path), "--no-hf"]) == 0
+    rows = [json.loads(x) for x in (tmp_path / "stepwise.jsonl").read_text().splitlines()]
+    assert len(rows) == 45 and {r["source"] for r in rows} > {"gold"}
+    assert all(len(r["completions"]) == len(r["labels"]) for r in rows)
+
+
+def test_bad_options_are_one_line_errors(tmp_path, capsys) -> None:
+    assert main(["stories", "scale-eval", "--ns", "1,32", "--out", str(tmp_path)]) == 2
+    assert "exceeds --pool" in capsys.readouterr().err
+    assert main(["stories", "scale-eval", "--data", "nope", "--out", str(tmp_path)]) == 2
