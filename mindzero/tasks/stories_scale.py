@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import types
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,9 @@ class ScaleEvalConfig:
     error_rate: float = field(default=0.6, metadata={"help": "synthetic: probability a sample is wrong"})
     cluster: float = field(default=0.7, metadata={"help": "synthetic: share of wrong samples on one wrong answer"})
     verifier: str = field(default="oracle", metadata={"help": "oracle (DEL checker) or a PBM folder"})
+    reuse_traces: str | None = field(
+        default=None, metadata={"help": "traces.jsonl of an earlier run on the same questions: rescore, don't sample"}
+    )
     pool: int = field(default=16, metadata={"help": "traces sampled per question (largest N)"})
     ns: list[int] = field(default_factory=lambda: [1, 2, 4, 8, 16], metadata={"help": "budgets N"})
     trials: int = field(default=20, metadata={"help": "random size-N subsets of the pool per question"})
@@ -81,8 +85,34 @@ def load_questions(config: ScaleEvalConfig) -> list[BeliefQuestion]:
         by_order: dict[int, list[BeliefQuestion]] = defaultdict(list)
         for q in questions:
             by_order[q.order].append(q)
-        questions = [q for order in sorted(by_order) for q in sorted(rng.sample(by_order[order], min(config.per_order, len(by_order[order]))), key=lambda q: q.id)]
+        questions = [
+            q
+            for order in sorted(by_order)
+            for q in sorted(
+                rng.sample(by_order[order], min(config.per_order, len(by_order[order]))), key=lambda q: q.id
+            )
+        ]
     return questions
+
+
+def reused_pools(path: str, questions: Sequence[BeliefQuestion], pool: int) -> list[list[str]]:
+    """The first ``pool`` traces per question from an earlier run's traces.jsonl."""
+    from mindzero.core.results import read_jsonl
+
+    try:
+        rows = read_jsonl(path)
+    except OSError as err:
+        raise UserError(f"cannot read {path}: {err.strerror}") from None
+    by_id: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for r in rows:
+        by_id[r["id"]].append((r["sample"], r["trace"]))
+    pools = []
+    for q in questions:
+        have = [t for _, t in sorted(by_id.get(q.id, []))]
+        if len(have) < pool:
+            raise UserError(f"{path} has {len(have)} traces for {q.id}, --pool needs {pool}; use the same questions")
+        pools.append(have[:pool])
+    return pools
 
 
 def check_config(config: ScaleEvalConfig) -> None:
@@ -105,8 +135,9 @@ def make_policy(config: ScaleEvalConfig) -> Any:
 
     kwargs = {"dtype": config.dtype} if not config.policy.startswith(("openai:", "vllm:")) else {}
     backend = load_backend(config.policy, **kwargs)
-    return BackendPolicy(backend, config.temperature, config.max_new_tokens, config.step_tokens, config.with_example,
-                         config.batch)
+    return BackendPolicy(
+        backend, config.temperature, config.max_new_tokens, config.step_tokens, config.with_example, config.batch
+    )
 
 
 def _by_order(values: dict[int, list[float]]) -> dict:
@@ -122,8 +153,8 @@ def run_scale_eval(config: ScaleEvalConfig) -> tuple[dict, list[dict], list[dict
         beam_search,
         bon_accuracy,
         load_verifier,
-        methods,
         method_name,
+        methods,
         score_pool,
         select,
     )
@@ -133,11 +164,19 @@ def run_scale_eval(config: ScaleEvalConfig) -> tuple[dict, list[dict], list[dict
     questions = load_questions(config)
     if not questions:
         raise UserError("no questions selected")
-    policy = make_policy(config)
     verifier = load_verifier(config.verifier, config.verifier_batch)
+    if config.reuse_traces:
+        if config.beam:
+            raise UserError("--beam needs a policy; run it without --reuse-traces")
+        from mindzero.llm.base import UsageMeter
 
+        policy = types.SimpleNamespace(usage=UsageMeter(None))  # nothing sampled: no policy cost
+        pools = reused_pools(config.reuse_traces, questions, config.pool)
+    else:
+        policy = make_policy(config)
     with policy.usage.measure() as policy_usage:
-        pools = policy.sample(questions, config.pool, config.seed)
+        if not config.reuse_traces:
+            pools = policy.sample(questions, config.pool, config.seed)
     with verifier.usage.measure() as verifier_usage:
         scored = score_pool(verifier, questions, pools, batch=max(config.verifier_batch, 1) * 8)
 
