@@ -100,11 +100,14 @@ def test_vllm_policy_path_with_a_stand_in_engine(tiny_model_dir, tiny_pbm, tmp_p
     assert metrics["usage"]["policy"]["completion_tokens"] > 0
 
 
-def test_pbm_data_gold_source(tmp_path) -> None:
-    assert main(["stories", "pbm-data", "--stories", "3", "--out", str(tmp_path), "--no-hf"]) == 0
+def test_pbm_data_gold_source_jsonl_and_hf(tmp_path) -> None:
+    datasets = pytest.importorskip("datasets")
+    assert main(["stories", "pbm-data", "--stories", "3", "--out", str(tmp_path)]) == 0
     rows = [json.loads(x) for x in (tmp_path / "stepwise.jsonl").read_text().splitlines()]
     assert len(rows) == 45 and {r["source"] for r in rows} > {"gold"}
     assert all(len(r["completions"]) == len(r["labels"]) for r in rows)
+    hf = datasets.load_from_disk(str(tmp_path / "hf"))
+    assert hf.num_rows == 45 and hf[7]["labels"] == rows[7]["labels"]
 
 
 def test_bad_options_are_one_line_errors(tmp_path, capsys) -> None:
