@@ -351,6 +351,18 @@ def _last_checkpoint(out: Path) -> Path | None:
     return max(found, key=lambda p: int(p.name.split("-")[-1])) if found else None
 
 
+def _checkpoint_step(checkpoint: Path) -> int:
+    return int(json.loads((checkpoint / "trainer_state.json").read_text())["global_step"])
+
+
+def _trim_log(path: Path, step: int) -> None:
+    """Keep the log lines of steps ≤ ``step``: a resumed run re-logs the steps after its checkpoint."""
+    if not path.is_file():
+        return
+    kept = [line for line in path.read_text().splitlines() if json.loads(line)["step"] <= step]
+    path.write_text("".join(f"{line}\n" for line in kept))
+
+
 def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     """Run GRPO; returns a summary (steps, seconds, final model folder, last logged statistics)."""
     config = resolve_config(config)
@@ -391,8 +403,7 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     reward = TrackedReward(config.task, config.num_generations, config.epsilon)
     started = time.perf_counter()
     log_path = out / "train_log.jsonl"
-    if not config.resume:
-        log_path.unlink(missing_ok=True)
+    _trim_log(log_path, _checkpoint_step(checkpoint) if checkpoint else 0)
     (out / "ssrl_config.json").write_text(
         json.dumps({**dataclasses.asdict(config), "model_path": str(model_path)}, indent=2)
     )

@@ -57,10 +57,13 @@ def test_two_steps_write_the_log(qa_run) -> None:
 
 def test_resume_continues_the_step_count(qa_run, tiny_model_dir: Path) -> None:
     out, _ = qa_run
+    with (out / "train_log.jsonl").open("a") as fh:  # a step logged after the last checkpoint, then killed
+        fh.write(json.dumps({"step": 3, "reward_mean": 0.0}) + "\n")
     summary = train_ssrl(_config(tiny_model_dir, out, task="qa", max_steps=3, resume=True))
     assert summary["resumed_from"].endswith("checkpoint-2")
     assert summary["steps"] == 3
     assert [r["step"] for r in _log(out)] == [1, 2, 3]
+    assert LOG_FIELDS <= set(_log(out)[-1])  # the stale line was replaced by the resumed step
 
 
 def test_assist_task_with_lora(tiny_model_dir: Path, tmp_path: Path) -> None:
