@@ -28,6 +28,10 @@ def register(areas: argparse._SubParsersAction) -> None:
     add_pbm_verb(verbs)
 
 
+def _num(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
 def cmd_ssrl(args: argparse.Namespace) -> int:
     from mindzero.train.ssrl import SSRLConfig, train_ssrl
 
@@ -35,10 +39,7 @@ def cmd_ssrl(args: argparse.Namespace) -> int:
     last = summary["last"]
     print(f"trained {summary['steps']} steps on {summary['rows']} rows in {summary['seconds']:.0f} s")
     if last:
-        print(
-            f"last step: reward {last['reward_mean']:.3f}, parse failures {last['parse_failure_rate']:.2f}, "
-            f"hypothesis entropy {last['hypothesis_entropy']:.3f}, "
-            f"zero-variance groups {last['frac_zero_variance_groups']:.2f}"
-        )
+        keys = ("reward_mean", "parse_failure_rate", "hypothesis_entropy", "frac_zero_variance_groups")
+        print("last step: " + ", ".join(f"{k} {_num(last.get(k))}" for k in keys))
     print(f"model: {summary['final_model']}  log: {summary['log']}")
     return 0

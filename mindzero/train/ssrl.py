@@ -268,7 +268,8 @@ def _step_logger(path: Path, reward: TrackedReward, started: float) -> Any:
             stats = reward.pop()
             if stats is None:
                 return
-            row = {"step": state.global_step, **stats}
+            # NaN (e.g. no valid particle set in a step) is written as null: strict JSON.
+            row = {"step": state.global_step, **{k: None if v != v else v for k, v in stats.items()}}
             for key in (
                 "loss",
                 "kl",

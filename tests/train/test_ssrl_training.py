@@ -72,6 +72,7 @@ def test_assist_task_with_lora(tiny_model_dir: Path, tmp_path: Path) -> None:
     assert summary["steps"] == 1
     (row,) = _log(out)
     assert row["parse_failure_rate"] == 1.0  # a random model writes no particles: failure reward
+    assert row["hypothesis_entropy"] is None  # no valid particle set: null, not NaN
     assert (out / "final" / "config.json").is_file()  # LoRA merged into a plain model
 
 
