@@ -13,11 +13,11 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from tqdm import tqdm
 
+from mindzero.core.posterior import Posterior
 from mindzero.envs.gridworld.episodes import Episode, episodes_on_layouts, generate_episodes, load_layouts
 from mindzero.envs.gridworld.helper import HelperPlanner
 from mindzero.envs.gridworld.human import HumanModel, human_first_object
 from mindzero.envs.gridworld.world import Action, Observation, goal_achieved, step
-from mindzero.core.posterior import Posterior
 from mindzero.inference.base import Reasoner
 from mindzero.inference.gridworld import ExactGoalInference
 
