@@ -247,7 +247,10 @@ class BackendPolicy:
         per_call = max(1, self.batch // b)
         for lo in range(0, len(prompts), per_call):
             gens = self.backend.generate(
-                prompts[lo : lo + per_call], n=b, temperature=self.temperature, max_new_tokens=self.step_tokens,
+                prompts[lo : lo + per_call],
+                n=b,
+                temperature=self.temperature,
+                max_new_tokens=self.step_tokens,
                 seed=seed + lo,
             )
             for h, gs in zip(headers[lo : lo + per_call], gens):

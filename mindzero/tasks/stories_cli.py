@@ -34,8 +34,12 @@ def add_pbm_verbs(verbs: argparse._SubParsersAction) -> None:
     data.add_argument("--stories", type=int, default=100, help="generated stories (5 questions each)")
     data.add_argument("--seed", type=int, default=0)
     data.add_argument("--lengths", type=_lengths, default=(1,), help="chapters per story, cycled (default 1)")
-    data.add_argument("--source", choices=("gold", "policy", "both"), default="gold",
-                      help="gold: gold + corrupted traces (no model); policy: sampled traces; both")
+    data.add_argument(
+        "--source",
+        choices=("gold", "policy", "both"),
+        default="gold",
+        help="gold: gold + corrupted traces (no model); policy: sampled traces; both",
+    )
     data.add_argument("--corruptions", type=int, default=2, help="corrupted traces per question (gold source)")
     data.add_argument("--policy", default="smollm2-135m", help="model spec of the policy (policy source)")
     data.add_argument("--samples", type=int, default=4, help="traces sampled per question (policy source)")
