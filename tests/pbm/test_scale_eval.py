@@ -45,12 +45,12 @@ def test_synthetic_scale_eval_on_ood_is_deterministic(tmp_path) -> None:
     assert (tmp_path / "a" / "scaling.png").stat().st_size > 10_000
 
 
-def _tiny_run(tmp_path: Path, policy: str, verifier: str) -> dict:
+def _tiny_run(tmp_path: Path, policy: str, verifier: str, beam: bool = True) -> dict:
     code = main(
         [
             "stories", "scale-eval", "--data", "ood", "--per-order", "1", "--with-example", "false",
             "--policy", policy, "--verifier", verifier, "--pool", "2", "--ns", "1,2", "--trials", "2",
-            "--max-new-tokens", "16", "--beam", "true", "--beam-k", "1", "--beam-b", "2",
+            "--max-new-tokens", "16", "--beam", str(beam), "--beam-k", "1", "--beam-b", "2",
             "--step-tokens", "6", "--out", str(tmp_path),
         ]
     )  # fmt: skip
@@ -95,7 +95,7 @@ def test_vllm_policy_path_with_a_stand_in_engine(tiny_model_dir, tiny_pbm, tmp_p
             return out
 
     monkeypatch.setitem(sys.modules, "vllm", types.SimpleNamespace(LLM=LLM, SamplingParams=SamplingParams))
-    metrics = _tiny_run(tmp_path, f"vllm:{tiny_model_dir}", str(tiny_pbm))
+    metrics = _tiny_run(tmp_path, f"vllm:{tiny_model_dir}", str(tiny_pbm), beam=False)
     assert calls == [str(tiny_model_dir)]
     assert metrics["usage"]["policy"]["completion_tokens"] > 0
 
