@@ -144,7 +144,8 @@ def test_assist_on_layout_files(tmp_path):
         layout = generate_episode(np.random.default_rng(k)).layout
         (tmp_path / f"room{k}.txt").write_text(layout.to_text())
     out = tmp_path / "out"
-    argv = ["gridworld", "assist", "--layouts", str(tmp_path), "--episodes", "4", "--seeds", "1", "--reasoner", "oracle"]
+    argv = ["gridworld", "assist", "--layouts", str(tmp_path), "--episodes", "4", "--seeds", "1"]
+    argv += ["--reasoner", "oracle"]
     assert main([*argv, "--out", str(out)]) == 0
     rows = read_jsonl(out / "samples.jsonl")
     assert [r["episode_id"].split("-")[0] for r in rows] == ["room0", "room1", "room0", "room1"]
