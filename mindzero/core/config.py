@@ -10,6 +10,7 @@ import argparse
 import dataclasses
 import types
 import typing
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -91,3 +92,12 @@ def config_from_args(cls: type[T], args: argparse.Namespace) -> T:
         values.update({k.replace("-", "_"): v for k, v in loaded.items()})
     values.update({k: v for k, v in vars(args).items() if k in names})
     return cls(**values)
+
+
+def apply_preset(config: T, presets: Mapping[str, Mapping[str, Any]]) -> T:
+    """Fill the fields of ``config`` left as None from ``presets[config.preset]``."""
+    name = config.preset  # type: ignore[attr-defined]
+    if name not in presets:
+        raise UserError(f"unknown preset {name!r}; choose from {', '.join(presets)}")
+    filled = {k: v for k, v in presets[name].items() if getattr(config, k) is None}
+    return dataclasses.replace(config, **filled)  # type: ignore[type-var]

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mindzero.core.config import apply_preset
 from mindzero.core.errors import UserError
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -96,10 +97,7 @@ class PBMConfig:
 
 def resolve_config(config: PBMConfig) -> PBMConfig:
     """Fill unset options from the preset and check the values a user can get wrong."""
-    if config.preset not in PRESETS:
-        raise UserError(f"unknown preset {config.preset!r}; choose from {', '.join(PRESETS)}")
-    filled = {k: v for k, v in PRESETS[config.preset].items() if getattr(config, k) is None}
-    config = dataclasses.replace(config, **filled)
+    config = apply_preset(config, PRESETS)
     if config.data is not None and not Path(config.data).is_file():
         raise UserError(f"no such stepwise file: {config.data} (make one with `mindzero stories pbm-data`)")
     if not 0.0 < config.heldout_fraction < 1.0:

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from mindzero.core.config import apply_preset
 from mindzero.core.errors import UserError
 
 TASKS = ("qa", "assist")
@@ -122,15 +123,11 @@ class SSRLConfig:
 
 def resolve_config(config: SSRLConfig) -> SSRLConfig:
     """Fill unset options from the preset and check the values a user can get wrong."""
-    if config.preset not in PRESETS:
-        raise UserError(f"unknown preset {config.preset!r}; choose from {', '.join(PRESETS)}")
+    config = apply_preset(config, PRESETS)
     if config.task not in TASKS:
         raise UserError(f"unknown task {config.task!r}; choose from {', '.join(TASKS)}")
-    preset = dict(PRESETS[config.preset])
-    if preset["max_completion_length"] is None:
-        preset["max_completion_length"] = TASK_COMPLETION_TOKENS[config.task]
-    filled = {k: v for k, v in preset.items() if getattr(config, k) is None}
-    config = dataclasses.replace(config, **filled)
+    if config.max_completion_length is None:
+        config = dataclasses.replace(config, max_completion_length=TASK_COMPLETION_TOKENS[config.task])
     if config.prompt_style not in ("full", "compact"):
         raise UserError(f"unknown prompt style {config.prompt_style!r}; use full or compact")
     if config.num_generations < 2:
