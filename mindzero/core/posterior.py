@@ -52,11 +52,6 @@ class Posterior:
         """Most probable hypothesis (first on ties, so deterministic)."""
         return self.hypotheses[int(np.argmax(self.probs))]
 
-    def top(self, n: int) -> Posterior:
-        """The ``n`` most probable hypotheses, renormalised."""
-        order = np.argsort(-self.probs, kind="stable")[:n]
-        return Posterior.from_weights([self.hypotheses[i] for i in order], self.probs[order])
-
     def dense(self, support: Sequence[Hashable]) -> np.ndarray:
         """Probabilities over ``support`` in its order (0 for hypotheses not in this posterior)."""
         lookup = dict(zip(self.hypotheses, self.probs))
