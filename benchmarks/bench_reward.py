@@ -41,7 +41,7 @@ def naive_reward(text: str, layout, actions: list[str], epsilon: float = 0.15) -
         state, total = WorldState.initial(layout), 0.0
         for name in actions:
             a = ACTION_NAMES.index(name)
-            total += np.log(max(model._policy(state, np.array([goal]))[0, a], STEP_PROB_FLOOR))
+            total += np.log(max(model.reference_policy(state, np.array([goal]))[0, a], STEP_PROB_FLOOR))
             state = step(layout, state, a, 0)
         logliks.append(total)
     n_goals = len(model.all_goals)

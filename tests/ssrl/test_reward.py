@@ -39,7 +39,7 @@ def brute_force_loglik(ep, states, actions, goal, epsilon=0.15) -> float:
     model = HumanModel(ep.layout, epsilon=epsilon)
     total = 0.0
     for s, a in zip(states, actions):
-        p = model._policy(s, np.array([goal]))[0, ACTION_NAMES.index(a)]
+        p = model.reference_policy(s, np.array([goal]))[0, ACTION_NAMES.index(a)]
         total += np.log(max(p, STEP_PROB_FLOOR))
     return total
 

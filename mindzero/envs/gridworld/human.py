@@ -114,7 +114,7 @@ class HumanModel:
         goals = np.asarray(goals, dtype=np.int64).reshape(-1, 2)
         return _goal_table(self, state)[self.pair_index[goals[:, 0], goals[:, 1]]]
 
-    def _policy(self, state: WorldState, goals: np.ndarray) -> np.ndarray:
+    def reference_policy(self, state: WorldState, goals: np.ndarray) -> np.ndarray:
         """The policy computed for each row of ``goals`` (G, 2)."""
         lay = self.layout
         objs = np.asarray(state.objects)
@@ -160,6 +160,6 @@ class HumanModel:
 @lru_cache(maxsize=512)
 def _goal_table(model: HumanModel, state: WorldState) -> np.ndarray:
     """Read-only (n_pairs, 7) policy table; equal models (same layout object, same parameters) share it."""
-    table = model._policy(state, model.all_goals)
+    table = model.reference_policy(state, model.all_goals)
     table.setflags(write=False)
     return table
