@@ -2,7 +2,7 @@
 
 ``ExactGoalInference`` keeps log-posteriors over all goal pairs and adds
 ``log P(a_t | g, s_t)`` from :class:`HumanModel` for each observed action: O(#goals) work per
-action, no replay of the history. Goals whose posterior reached 0 are skipped.
+action, no replay of the history. A goal whose posterior reached 0 stays at log 0 = −∞.
 """
 
 from __future__ import annotations
@@ -38,13 +38,12 @@ class ExactGoalInference:
     def __init__(self, epsilon: float = 0.15, prior: Sequence[float] | None = None) -> None:
         self.epsilon = epsilon
         self.prior = None if prior is None else np.asarray(prior, dtype=np.float64)
-        self.goals: list[Goal] = []
+        self.goals: tuple[Goal, ...] = ()
         self.log_post = np.zeros(0)
 
     def reset(self, episode: Episode) -> Posterior:
         self.model = HumanModel(episode.layout, epsilon=self.epsilon)
-        self.goals = goal_pairs(len(episode.layout.objects))
-        self.goal_array = np.array(self.goals, dtype=np.int64)
+        self.goals = tuple(goal_pairs(len(episode.layout.objects)))
         if self.prior is None:
             self.log_post = np.full(len(self.goals), -np.log(len(self.goals)))
         else:
@@ -55,18 +54,18 @@ class ExactGoalInference:
         return self.posterior()
 
     def update(self, observation: Observation) -> Posterior:
-        alive = np.flatnonzero(np.isfinite(self.log_post))
-        probs = self.model.action_probs(observation.state, self.goal_array[alive])[:, observation.human_action]
+        probs = self.model.policy_table(observation.state)[:, observation.human_action]
         with np.errstate(divide="ignore"):
-            self.log_post[alive] += np.log(probs)
-        if not np.isfinite(self.log_post).any():
+            log_post = self.log_post + np.log(probs)
+        top = log_post.max()
+        if top == -np.inf:
             raise UserError("observed action has zero likelihood under every goal (not this human model?)")
-        self.log_post -= self.log_post[np.isfinite(self.log_post)].max()
+        self.log_post = log_post - top
         return self.posterior()
 
     def posterior(self) -> Posterior:
         w = np.exp(self.log_post)
-        return Posterior(tuple(self.goals), w / w.sum())
+        return Posterior(self.goals, w / w.sum())
 
 
 class OracleReasoner:

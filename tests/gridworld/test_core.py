@@ -56,7 +56,7 @@ def test_malformed_layout_names_line_and_column(text, fragment):
 def test_generator_invariants_and_impossible_config():
     for seed in range(30):
         layout = generate_layout(np.random.default_rng(seed), n_obstacles=20)
-        assert layout.is_connected()
+        assert layout.is_connected
         assert len(layout.obstacles) == 20 and len(layout.objects) == 8
         cells = layout.object_cells
         for i, a in enumerate(cells):

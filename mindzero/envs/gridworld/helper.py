@@ -16,11 +16,12 @@ takes a random move to break deadlocks.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from mindzero.core.posterior import Posterior
-from mindzero.envs.gridworld.human import human_roles, nearest_free_neighbor_cost, reward_to_go, softmax_rows
+from mindzero.envs.gridworld.human import free_neighbor_field, human_roles, reward_table, softmax_rows
 from mindzero.envs.gridworld.layout import UNREACHABLE, Layout
 from mindzero.envs.gridworld.world import N_ACTIONS, N_MOVES, Action, Goal, WorldState
 
@@ -44,66 +45,55 @@ class HelperPlanner:
     def reset(self) -> None:
         self._last_state, self._idle = None, 0
 
-    def _costs(self, state: WorldState, goals: list[Goal]) -> np.ndarray:
-        """Helper ticks left per (goal, helper action): shape (G, 7)."""
+    def _costs(self, state: WorldState, goals: np.ndarray) -> np.ndarray:
+        """Helper ticks left per (goal, helper action) for goal rows (G, 2): shape (G, 7)."""
         lay = self.layout
-        objs = np.asarray(state.objects)
+        dist = lay.distance
+        objs = np.array(state.objects)
         occupied = state.ground_mask(lay.n_cells)
-        first, other = human_roles(state, lay, np.array(goals, dtype=np.int64))
+        first, other = human_roles(state, lay, goals)
         first_cell = objs[first]
-        # Hypothetical helper (cell, carried object, dropped-object cell) after each action.
-        nxt = np.empty(N_ACTIONS, dtype=np.int64)
-        nxt[:N_MOVES] = lay.next_cell[state.helper]
-        nxt[N_MOVES:] = state.helper
-        carry = np.full(N_ACTIONS, state.helper_carry, dtype=np.int64)
+        # Hypothetical helper (cell, carried object) after each action.
+        nxt = np.append(lay.next_cell[state.helper], (state.helper, state.helper))
+        carry = np.full(N_ACTIONS, state.helper_carry)
         here = state.ground_object_at(state.helper)
         if state.helper_carry < 0 and here >= 0:
             carry[Action.PICK] = here
         if state.helper_carry >= 0 and here < 0:
             carry[Action.PUT] = -1
-        carry_other = carry[None, :] == other[:, None]  # (G, 7)
+        carry_other = carry == other[:, None]  # (G, 7)
         # O's cell after the action: with the helper if carried, else where it lies now.
-        other_cell = np.where(carry_other, nxt[None, :], objs[other][:, None])
-        placed = ~carry_other & (lay.distance[other_cell, first_cell[:, None]] == 1)
-        # Helper's plan: fetch O (unless carried), bring it next to F, put it down.
-        bring = nearest_free_neighbor_cost(lay, other_cell, first_cell, occupied)  # (G, 7)
-        fetch = lay.distance[nxt[None, :], other_cell] + 1 + bring + 1
-        helper_plan = np.where(carry_other, bring + 1, fetch)
-        wrong = (carry[None, :] >= 0) & ~carry_other
-        helper_plan = np.where(wrong, helper_plan + 1 + occupied[nxt][None, :], helper_plan)
+        other_cell = np.where(carry_other, nxt, objs[other][:, None])
+        placed = ~carry_other & (dist[other_cell, first_cell[:, None]] == 1)
+        # Helper's plan: fetch O (unless carried), bring it next to F, put it down; first drop a wrong object.
+        bring = free_neighbor_field(lay, objs, occupied)[first[:, None], other_cell]
+        helper_plan = np.where(carry_other, bring + 1, dist[nxt, other_cell] + bring + 2)
+        helper_plan += ((carry >= 0) & ~carry_other) * (1 + occupied[nxt])
         # Human's plan alone (it pauses after every move while carrying), given where O ends up.
         if state.human_carry < 0:
-            carry_len = np.maximum(0, lay.distance[first_cell[:, None], other_cell] - 1)
-            human_plan = lay.distance[state.human, first_cell][:, None] + 1 + 2 * carry_len + 1
+            carry_len = np.maximum(dist[first_cell[:, None], other_cell] - 1, 0)
+            human_plan = dist[state.human, first_cell][:, None] + 2 + 2 * carry_len
         else:
-            human_cells = np.full((*other_cell.shape, 1), state.human)
-            to_put = nearest_free_neighbor_cost(lay, human_cells, other_cell, occupied)[..., 0]
-            human_plan = 2 * to_put + 1
-        cost = np.where(placed, 0, np.minimum(helper_plan, human_plan))
-        return np.minimum(cost, UNREACHABLE)
+            blocked = occupied[lay.neighbors]
+            to_put = np.where(blocked, UNREACHABLE, lay.neighbor_distance[:, :, state.human]).min(axis=1)  # per cell
+            human_plan = 2 * to_put[other_cell] + 1
+        return np.where(placed, 0, np.minimum(np.minimum(helper_plan, human_plan), UNREACHABLE))
 
     def action_values(self, state: WorldState, posterior: Posterior) -> np.ndarray:
         """Q(a) = Σ_i p_i R(cost_i(a)) for the 7 helper actions."""
-        keep = posterior.probs >= min(self.min_prob, posterior.probs.max())
-        goals = [g for g, k in zip(posterior.hypotheses, keep) if k]
-        p = posterior.probs[keep] / posterior.probs[keep].sum()
-        q = p @ reward_to_go(self._costs(state, goals), self.c, self.gamma)
+        probs = posterior.probs
+        keep = probs >= min(self.min_prob, probs.max())
+        goals = _goal_rows(posterior.hypotheses)[keep]
+        p = probs[keep] / probs[keep].sum()
+        q = p @ reward_table(self.c, self.gamma)[self._costs(state, goals)]
         here = state.ground_object_at(state.helper)
         if not (state.helper_carry < 0 and here >= 0):
             q[Action.PICK] = -np.inf
         if not (state.helper_carry >= 0 and here < 0):
             q[Action.PUT] = -np.inf
         # Never drop an unwanted object next to a likely goal object (it would block a put target).
-        if state.helper_carry >= 0:
-            near_goal = {
-                int(n)
-                for g in goals
-                for k in g
-                if k != state.helper_carry
-                for n in self.layout.neighbors[state.objects[k]]
-            }
-            wanted = any(state.helper_carry in g for g in goals)
-            if not wanted and state.helper in near_goal:
+        elif not (goals == state.helper_carry).any():
+            if (self.layout.distance[np.array(state.objects)[goals], state.helper] == 1).any():
                 q[Action.PUT] = -np.inf
         return q
 
@@ -118,5 +108,13 @@ class HelperPlanner:
             return int(rng.integers(1, N_MOVES))
         if q[Action.STAY] >= q.max() - 1e-12:
             return int(Action.STAY)  # nothing to gain: yield rather than dither
-        probs = softmax_rows((q - q.max()) / self.tau)
-        return int(rng.choice(N_ACTIONS, p=probs))
+        cdf = np.cumsum(softmax_rows((q - q.max()) / self.tau))
+        return int(np.searchsorted(cdf / cdf[-1], rng.random(), side="right"))  # = rng.choice(N_ACTIONS, p=...)
+
+
+@lru_cache(maxsize=64)
+def _goal_rows(goals: tuple[Goal, ...]) -> np.ndarray:
+    """Goal tuples as a read-only (G, 2) index array (posteriors reuse one hypotheses tuple)."""
+    rows = np.array(goals, dtype=np.int64).reshape(-1, 2)
+    rows.setflags(write=False)
+    return rows

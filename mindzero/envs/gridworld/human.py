@@ -23,16 +23,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from itertools import product
 
 import numpy as np
 
-from mindzero.envs.gridworld.layout import UNREACHABLE, Layout
+from mindzero.envs.gridworld.layout import PATTERN_DIGITS, UNIFORM_PATTERN, UNREACHABLE, Layout
 from mindzero.envs.gridworld.world import N_ACTIONS, N_MOVES, Action, Goal, WorldState, goal_pairs
 
 
 def reward_to_go(n: np.ndarray, c: float, gamma: float) -> np.ndarray:
     """R(n) = −c(1−γⁿ)/(1−γ): discounted cost of ``n`` more steps of cost ``c``."""
     return -c * (1.0 - np.power(gamma, n)) / (1.0 - gamma)
+
+
+@lru_cache(maxsize=16)
+def reward_table(c: float, gamma: float) -> np.ndarray:
+    """:func:`reward_to_go` of 0..UNREACHABLE steps, for lookups by integer cost."""
+    table = reward_to_go(np.arange(UNREACHABLE + 1), c, gamma)
+    table.setflags(write=False)
+    return table
 
 
 def softmax_rows(logits: np.ndarray) -> np.ndarray:
@@ -51,6 +60,13 @@ def nearest_free_neighbor_cost(
     d = layout.distance[from_cells[..., :, None], np.maximum(nb, 0)[..., None, :]]  # (..., k, 4)
     d = np.where(valid[..., None, :], d, UNREACHABLE)
     return d.min(axis=-1)
+
+
+def free_neighbor_field(layout: Layout, cells: np.ndarray, occupied: np.ndarray) -> np.ndarray:
+    """``field[k, i]``: distance from cell ``i`` to the nearest free cell 4-adjacent to ``cells[k]``
+    (free = no obstacle, no object on the ground); ``UNREACHABLE`` if there is none."""
+    blocked = occupied[layout.neighbors[cells]]  # padding (-1) reads a cell, but its distance is UNREACHABLE
+    return np.where(blocked[:, :, None], UNREACHABLE, layout.neighbor_distance[cells]).min(axis=1)
 
 
 def human_roles(state: WorldState, layout: Layout, goals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -88,23 +104,20 @@ class HumanModel:
     c: float = 0.1
     gamma: float = 0.95
 
-    @cached_property
+    @property
     def all_goals(self) -> np.ndarray:
         """Every goal pair, shape (n_pairs, 2), in ``goal_pairs`` order."""
-        return np.array(goal_pairs(len(self.layout.objects)), dtype=np.int64)
+        return _goal_index(len(self.layout.objects))[0]
 
-    @cached_property
+    @property
     def pair_index(self) -> np.ndarray:
         """``pair_index[i, j]``: row of goal {i, j} in ``all_goals`` (symmetric; -1 on the diagonal)."""
-        n = len(self.layout.objects)
-        index = np.full((n, n), -1, dtype=np.int64)
-        for row, (i, j) in enumerate(self.all_goals):
-            index[i, j] = index[j, i] = row
-        return index
+        return _goal_index(len(self.layout.objects))[1]
 
     @cached_property
-    def _reward_table(self) -> np.ndarray:
-        return reward_to_go(np.arange(UNREACHABLE + 1), self.c, self.gamma)
+    def _move_table(self) -> np.ndarray:
+        reachable = self.layout.distance[self.layout.distance < UNREACHABLE]
+        return _move_table(2 * int(reachable.max()) + 2, self.epsilon, self.tau, self.c, self.gamma)
 
     def action_probs(self, state: WorldState, goals: np.ndarray) -> np.ndarray:
         """P(action | goal, state) for every goal: shape (G, 7); rows sum to 1.
@@ -113,6 +126,52 @@ class HumanModel:
         exact reasoner and the reward share it), so a lookup costs O(G)."""
         goals = np.asarray(goals, dtype=np.int64).reshape(-1, 2)
         return _goal_table(self, state)[self.pair_index[goals[:, 0], goals[:, 1]]]
+
+    def policy_table(self, state: WorldState) -> np.ndarray:
+        """P(action | goal, state) for all goal pairs in ``all_goals`` order, shape (n_pairs, 7);
+        cached per state, read-only."""
+        return _goal_table(self, state)
+
+    def _compute_policy_table(self, state: WorldState) -> np.ndarray:
+        """:meth:`reference_policy` for all goal pairs, computed from per-layout tables in a few
+        array operations (it equals the reference; tested)."""
+        lay = self.layout
+        if not lay.is_connected:  # unreachable targets: costs saturate, no delta pattern
+            return self.reference_policy(state, self.all_goals)
+        objs = np.array(state.objects)
+        pos = state.human
+        moves_table = self._move_table
+        fixed = _fixed_rows(self.epsilon)
+        last = len(moves_table) - 1
+        if state.human_carry < 0:
+            first, other = human_roles(state, lay, self.all_goals)
+            first_cell = objs[first]
+            n0 = lay.distance[pos, first_cell] + np.maximum(lay.distance[first_cell, objs[other]] - 1, 0)
+            table = moves_table[np.minimum(n0, last), lay.delta_pattern[first_cell, pos]]
+            if state.human_rest:
+                table[:] = fixed[2]
+            pick = first_cell == pos
+            if pick.any():
+                table[pick] = fixed[0]
+            return table
+        # Carrying k: per object o, the moves towards the nearest free cell next to o (goal {k, o});
+        # row n_objects serves the goals without k (cost 0 everywhere: uniform moves).
+        k = state.human_carry
+        occupied = state.ground_mask(lay.n_cells)
+        reach = free_neighbor_field(lay, objs, occupied)[:, lay.next_cell[pos]]  # (n_objects, 5 moves)
+        n0 = reach[:, 0]
+        rows = np.empty((len(objs) + 1, N_ACTIONS))
+        if state.human_rest:
+            rows[:] = fixed[2]
+        else:  # a move changes the distance by −1, 0 or +1 (by 0 if no target is reachable)
+            pattern = (reach[:, 1:] - n0[:, None] + 1) @ PATTERN_DIGITS
+            rows[:-1] = moves_table[np.minimum(n0, last), pattern]
+            rows[-1] = moves_table[0, UNIFORM_PATTERN]
+        interact = np.append(n0 == 0, not occupied[pos])
+        if state.helper_carry >= 0:
+            interact[state.helper_carry] = False
+        rows[interact] = fixed[1]
+        return rows[_partner_table(len(objs))[k]]
 
     def reference_policy(self, state: WorldState, goals: np.ndarray) -> np.ndarray:
         """The policy computed for each row of ``goals`` (G, 2)."""
@@ -143,7 +202,7 @@ class HumanModel:
         if state.human_rest:
             probs[:, Action.STAY] = 1.0 - self.epsilon
         else:
-            q = self._reward_table[np.minimum(cost, UNREACHABLE)]
+            q = reward_table(self.c, self.gamma)[np.minimum(cost, UNREACHABLE)]
             probs[:, :N_MOVES] = (1.0 - self.epsilon) * softmax_rows(q / self.tau)
         if interact.any():
             probs[interact] = 0.0
@@ -153,13 +212,61 @@ class HumanModel:
 
     def sample(self, state: WorldState, goal: Goal, rng: np.random.Generator) -> int:
         """Draw the human's action for ``goal``: the same distribution ``action_probs`` gives."""
-        p = _goal_table(self, state)[self.pair_index[goal[0], goal[1]]]
+        p = self.policy_table(state)[self.pair_index[goal[0], goal[1]]]
         return int(min(np.searchsorted(np.cumsum(p), rng.random(), side="right"), N_ACTIONS - 1))
 
 
 @lru_cache(maxsize=512)
 def _goal_table(model: HumanModel, state: WorldState) -> np.ndarray:
     """Read-only (n_pairs, 7) policy table; equal models (same layout object, same parameters) share it."""
-    table = model.reference_policy(state, model.all_goals)
+    table = model._compute_policy_table(state)
+    table.setflags(write=False)
+    return table
+
+
+@lru_cache(maxsize=64)
+def _goal_index(n_objects: int) -> tuple[np.ndarray, np.ndarray]:
+    """(every goal pair (n_pairs, 2) in ``goal_pairs`` order, symmetric pair → row index)."""
+    goals = np.array(goal_pairs(n_objects), dtype=np.int64).reshape(-1, 2)
+    index = np.full((n_objects, n_objects), -1, dtype=np.int64)
+    index[goals[:, 0], goals[:, 1]] = index[goals[:, 1], goals[:, 0]] = np.arange(len(goals))
+    for table in (goals, index):
+        table.setflags(write=False)
+    return goals, index
+
+
+@lru_cache(maxsize=64)
+def _partner_table(n_objects: int) -> np.ndarray:
+    """``[k, g]``: the partner of object ``k`` in goal ``g``, or ``n_objects`` if ``k ∉ g``."""
+    a, b = _goal_index(n_objects)[0].T
+    table = np.array([np.where(a == k, b, np.where(b == k, a, n_objects)) for k in range(n_objects)])
+    table.setflags(write=False)
+    return table
+
+
+@lru_cache(maxsize=64)
+def _fixed_rows(epsilon: float) -> np.ndarray:
+    """Rows for the deterministic choices: 0 pick, 1 put, 2 pause (stay); ε-mixture included."""
+    rows = np.zeros((3, N_ACTIONS))
+    rows[:, :N_MOVES] = epsilon / N_MOVES
+    rows[0, Action.PICK] = rows[1, Action.PUT] = rows[2, Action.STAY] = 1.0 - epsilon
+    rows[2, Action.STAY] += epsilon / N_MOVES
+    rows.setflags(write=False)
+    return rows
+
+
+@lru_cache(maxsize=64)
+def _move_table(n_costs: int, epsilon: float, tau: float, c: float, gamma: float) -> np.ndarray:
+    """``table[n0, pattern]``: the 7 action probabilities of a Boltzmann move choice whose stay cost
+    is ``n0`` < ``n_costs`` moves and whose 4 moves change it by the deltas of ``pattern`` (see
+    ``Layout.delta_pattern``), ε-mixture included; the extra last row (unreachable target) is
+    uniform over moves. Shape (n_costs + 1, 81, 7)."""
+    deltas = np.array(list(product((-1, 0, 1), repeat=4)))[:, ::-1]  # column m-1 ↔ move m
+    steps = np.concatenate([np.zeros((len(deltas), 1), dtype=np.int64), deltas], axis=1)
+    cost = np.arange(n_costs)[:, None, None] + steps[None]
+    table = np.zeros((n_costs + 1, len(deltas), N_ACTIONS))
+    table[:-1, :, :N_MOVES] = (1.0 - epsilon) * softmax_rows(reward_to_go(cost, c, gamma) / tau)
+    table[-1, :, :N_MOVES] = (1.0 - epsilon) / N_MOVES
+    table[:, :, :N_MOVES] += epsilon / N_MOVES
     table.setflags(write=False)
     return table

@@ -27,6 +27,12 @@ MOVE_DELTAS = ((0, 0), (0, 1), (0, -1), (-1, 0), (1, 0))
 #: Distance used for unreachable cells: larger than any path, small enough for float maths.
 UNREACHABLE = 10_000
 
+#: A move changes a shortest-path distance by −1, 0 or +1, so the 4 moves' changes form one of
+#: 3⁴ patterns, numbered Σ_m 3^(m−1)·(δ_m + 1) over moves m = up, down, left, right.
+PATTERN_DIGITS = np.array([1, 3, 9, 27])
+#: The pattern in which no move changes the distance.
+UNIFORM_PATTERN = int(PATTERN_DIGITS.sum())
+
 
 @dataclass(frozen=True)
 class GridObject:
@@ -142,7 +148,27 @@ class Layout:
         dist.setflags(write=False)
         return dist
 
+    @cached_property
+    def neighbor_distance(self) -> np.ndarray:
+        """``neighbor_distance[c, j, i]``: distance from cell ``i`` to ``neighbors[c, j]``
+        (``UNREACHABLE`` for padding). Shape (n_cells, 4, n_cells)."""
+        table = np.where((self.neighbors >= 0)[:, :, None], self.distance[self.neighbors], UNREACHABLE)
+        table.setflags(write=False)
+        return table
+
+    @cached_property
+    def delta_pattern(self) -> np.ndarray:
+        """``delta_pattern[c, i]``: how the 4 moves from cell ``i`` change the distance to cell ``c``,
+        numbered as in ``PATTERN_DIGITS`` (meaningless where ``c`` is unreachable from ``i``)."""
+        dist = self.distance
+        change = np.clip(dist[:, self.next_cell[:, 1:]] - dist[:, :, None], -1, 1) + 1
+        table = change @ PATTERN_DIGITS
+        table.setflags(write=False)
+        return table
+
+    @cached_property
     def is_connected(self) -> bool:
+        """Every free cell reaches every other."""
         free = np.flatnonzero(~self.blocked)
         return bool((self.distance[free[0], free] < UNREACHABLE).all())
 
@@ -290,6 +316,6 @@ def generate_layout(
             human_start=human,
             helper_start=helper,
         )
-        if layout.is_connected():
+        if layout.is_connected:
             return layout
     raise UserError(f"could not generate a connected layout in {max_tries} tries; use fewer obstacles")

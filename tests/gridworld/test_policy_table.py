@@ -1,0 +1,48 @@
+"""The fast per-state policy table equals the readable per-goal reference policy."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mindzero.envs.gridworld.episodes import generate_episodes
+from mindzero.envs.gridworld.human import HumanModel
+from mindzero.envs.gridworld.layout import parse_layout
+from mindzero.envs.gridworld.world import N_ACTIONS, Action, WorldState, goal_achieved, step
+
+
+def visited_states(episode, rng, ticks: int = 60) -> list[WorldState]:
+    """States of a noisy human (ε = 0.3) beside a random helper that picks whatever it stands on,
+    so both agents carry and put objects (the human's goal objects included) from many cells."""
+    human = HumanModel(episode.layout, epsilon=0.3)
+    state, states = episode.initial_state(), []
+    for _ in range(ticks):
+        states.append(state)
+        can_pick = state.helper_carry < 0 and state.ground_object_at(state.helper) >= 0
+        helper_action = Action.PICK if can_pick else int(rng.integers(N_ACTIONS))
+        state = step(episode.layout, state, human.sample(state, episode.goal, rng), helper_action)
+        if goal_achieved(state, episode.goal, episode.layout):
+            state = episode.initial_state()
+    return states
+
+
+def test_policy_table_equals_reference_policy_on_visited_states():
+    rng = np.random.default_rng(0)
+    n_states = carrying = helper_carrying = 0
+    for episode in generate_episodes(30, seed=5, n_objects=6):
+        for epsilon in (0.0, 0.15):
+            model = HumanModel(episode.layout, epsilon=epsilon)
+            for state in visited_states(episode, rng):
+                fast = model._compute_policy_table(state)
+                np.testing.assert_allclose(fast, model.reference_policy(state, model.all_goals), rtol=0, atol=1e-12)
+                n_states += 1
+                carrying += state.human_carry >= 0
+                helper_carrying += state.helper_carry >= 0
+    assert carrying > 200 and helper_carrying > 200, (n_states, carrying, helper_carrying)
+
+
+def test_policy_table_on_a_disconnected_layout_falls_back_to_the_reference():
+    layout = parse_layout(".#..\nH#.0\n.#P1\n\n0: red square\n1: blue circle\n")
+    assert not layout.is_connected
+    model = HumanModel(layout)
+    state = WorldState.initial(layout)
+    np.testing.assert_array_equal(model._compute_policy_table(state), model.reference_policy(state, model.all_goals))
