@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from mindzero.core.posterior import Posterior
-from mindzero.envs.gridworld.human import free_neighbor_field, human_roles, reward_table, softmax_rows
+from mindzero.envs.gridworld.human import free_neighbor_distance, human_roles, reward_table
 from mindzero.envs.gridworld.layout import UNREACHABLE, Layout
 from mindzero.envs.gridworld.world import N_ACTIONS, N_MOVES, Action, Goal, WorldState
 
@@ -41,6 +41,9 @@ class HelperPlanner:
     def __post_init__(self) -> None:
         self._last_state: tuple[int, int] | None = None
         self._idle = 0
+        # Helper cell after each of the 7 actions (pick and put stay), per current cell.
+        cells = np.arange(self.layout.n_cells)[:, None]
+        self._next_cell = np.concatenate([self.layout.next_cell, cells, cells], axis=1)
 
     def reset(self) -> None:
         self._last_state, self._idle = None, 0
@@ -54,7 +57,7 @@ class HelperPlanner:
         first, other = human_roles(state, lay, goals)
         first_cell = objs[first]
         # Hypothetical helper (cell, carried object) after each action.
-        nxt = np.append(lay.next_cell[state.helper], (state.helper, state.helper))
+        nxt = self._next_cell[state.helper]
         carry = np.full(N_ACTIONS, state.helper_carry)
         here = state.ground_object_at(state.helper)
         if state.helper_carry < 0 and here >= 0:
@@ -66,7 +69,7 @@ class HelperPlanner:
         other_cell = np.where(carry_other, nxt, objs[other][:, None])
         placed = ~carry_other & (dist[other_cell, first_cell[:, None]] == 1)
         # Helper's plan: fetch O (unless carried), bring it next to F, put it down; first drop a wrong object.
-        bring = free_neighbor_field(lay, objs, occupied)[first[:, None], other_cell]
+        bring = free_neighbor_distance(lay, other_cell, first_cell[:, None], occupied)
         helper_plan = np.where(carry_other, bring + 1, dist[nxt, other_cell] + bring + 2)
         helper_plan += ((carry >= 0) & ~carry_other) * (1 + occupied[nxt])
         # Human's plan alone (it pauses after every move while carrying), given where O ends up.
@@ -74,8 +77,8 @@ class HelperPlanner:
             carry_len = np.maximum(dist[first_cell[:, None], other_cell] - 1, 0)
             human_plan = dist[state.human, first_cell][:, None] + 2 + 2 * carry_len
         else:
-            blocked = occupied[lay.neighbors]
-            to_put = np.where(blocked, UNREACHABLE, lay.neighbor_distance[:, :, state.human]).min(axis=1)  # per cell
+            blocked = occupied[lay.neighbors]  # per cell: the human's distance to its nearest free neighbour
+            to_put = np.where(blocked, UNREACHABLE, lay.neighbor_distance[state.human]).min(axis=1)
             human_plan = 2 * to_put[other_cell] + 1
         return np.where(placed, 0, np.minimum(np.minimum(helper_plan, human_plan), UNREACHABLE))
 
@@ -102,13 +105,14 @@ class HelperPlanner:
         mine = (state.helper, state.helper_carry)
         self._idle = self._idle + 1 if mine == self._last_state else 0
         self._last_state = mine
-        busy = q.max() < 0  # some goal still needs helper work
-        if busy and self._idle >= self.patience:
+        best = float(q.max())
+        if best < 0 and self._idle >= self.patience:  # some goal still needs helper work
             self._idle = 0
             return int(rng.integers(1, N_MOVES))
-        if q[Action.STAY] >= q.max() - 1e-12:
+        if q[Action.STAY] >= best - 1e-12:
             return int(Action.STAY)  # nothing to gain: yield rather than dither
-        cdf = np.cumsum(softmax_rows((q - q.max()) / self.tau))
+        weights = np.exp((q - best) / self.tau)
+        cdf = np.cumsum(weights / weights.sum())
         return int(np.searchsorted(cdf / cdf[-1], rng.random(), side="right"))  # = rng.choice(N_ACTIONS, p=...)
 
 

@@ -62,11 +62,13 @@ def nearest_free_neighbor_cost(
     return d.min(axis=-1)
 
 
-def free_neighbor_field(layout: Layout, cells: np.ndarray, occupied: np.ndarray) -> np.ndarray:
-    """``field[k, i]``: distance from cell ``i`` to the nearest free cell 4-adjacent to ``cells[k]``
-    (free = no obstacle, no object on the ground); ``UNREACHABLE`` if there is none."""
-    blocked = occupied[layout.neighbors[cells]]  # padding (-1) reads a cell, but its distance is UNREACHABLE
-    return np.where(blocked[:, :, None], UNREACHABLE, layout.neighbor_distance[cells]).min(axis=1)
+def free_neighbor_distance(
+    layout: Layout, from_cells: np.ndarray | int, around: np.ndarray | int, occupied: np.ndarray
+) -> np.ndarray:
+    """Distance from ``from_cells`` to the nearest free cell 4-adjacent to ``around`` (shapes
+    broadcast; free = no obstacle, no object on the ground); ``UNREACHABLE`` if there is none."""
+    blocked = occupied[layout.neighbors[around]]  # padding (-1) reads a cell, but its distance is UNREACHABLE
+    return np.where(blocked, UNREACHABLE, layout.neighbor_distance[from_cells, around]).min(axis=-1)
 
 
 def human_roles(state: WorldState, layout: Layout, goals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -74,9 +76,8 @@ def human_roles(state: WorldState, layout: Layout, goals: np.ndarray) -> tuple[n
     under the human model — the one it carries; else the one not in the helper's hands; else the
     nearer one (ties: the lower index) — and the other one."""
     a, b = goals[:, 0], goals[:, 1]
-    objs = np.asarray(state.objects)
-    d = layout.distance[state.human]
-    first = np.where(d[objs[a]] <= d[objs[b]], a, b)
+    d = layout.distance[state.human, list(state.objects)]  # per object
+    first = np.where(d[a] <= d[b], a, b)
     if state.helper_carry >= 0:
         first = np.where(a == state.helper_carry, b, np.where(b == state.helper_carry, a, first))
     if state.human_carry >= 0:
@@ -158,7 +159,7 @@ class HumanModel:
         # row n_objects serves the goals without k (cost 0 everywhere: uniform moves).
         k = state.human_carry
         occupied = state.ground_mask(lay.n_cells)
-        reach = free_neighbor_field(lay, objs, occupied)[:, lay.next_cell[pos]]  # (n_objects, 5 moves)
+        reach = free_neighbor_distance(lay, lay.next_cell[pos], objs[:, None], occupied)  # (n_objects, 5 moves)
         n0 = reach[:, 0]
         rows = np.empty((len(objs) + 1, N_ACTIONS))
         if state.human_rest:

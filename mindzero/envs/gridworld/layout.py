@@ -150,9 +150,9 @@ class Layout:
 
     @cached_property
     def neighbor_distance(self) -> np.ndarray:
-        """``neighbor_distance[c, j, i]``: distance from cell ``i`` to ``neighbors[c, j]``
-        (``UNREACHABLE`` for padding). Shape (n_cells, 4, n_cells)."""
-        table = np.where((self.neighbors >= 0)[:, :, None], self.distance[self.neighbors], UNREACHABLE)
+        """``neighbor_distance[i, c, j]``: distance from cell ``i`` to ``neighbors[c, j]``
+        (``UNREACHABLE`` for padding). Shape (n_cells, n_cells, 4)."""
+        table = np.where(self.neighbors >= 0, self.distance[:, self.neighbors], UNREACHABLE)
         table.setflags(write=False)
         return table
 

@@ -9,7 +9,7 @@ Manhattan distance 1.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import IntEnum
 from itertools import combinations
 
@@ -130,16 +130,7 @@ def step(layout: Layout, state: WorldState, human_action: int, helper_action: in
         Action.LEFT,
         Action.RIGHT,
     )
-    return replace(
-        state,
-        human=human,
-        helper=helper,
-        objects=tuple(objects),
-        human_carry=human_carry,
-        helper_carry=helper_carry,
-        human_rest=moved_carrying,
-        t=state.t + 1,
-    )
+    return WorldState(human, helper, tuple(objects), human_carry, helper_carry, moved_carrying, state.t + 1)
 
 
 @dataclass(frozen=True)
