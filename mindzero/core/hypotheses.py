@@ -6,6 +6,11 @@ The schema (paper Fig. 7) is ``{"particles": [{"object1": {"color", "shape"}, "o
 JSON, then a fenced block, then the outermost braces; validates against the episode's objects;
 merges duplicate pairs (probabilities summed); floors and renormalises p. Every failure is data:
 a :class:`ParseResult` with ``ok=False`` and a ``reason``.
+
+The pydantic models are the schema and the validator. The SSRL reward parses every rollout, so
+output that is already in the validator's output form (checked in plain Python on
+``pydantic_core.from_json``, the validator's own JSON parser) skips building model instances;
+everything else goes through the validator, so both paths accept and reject the same strings.
 """
 
 from __future__ import annotations
@@ -14,11 +19,13 @@ import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
+import numpy as np
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from pydantic_core import from_json
 
-from mindzero.core.posterior import Posterior
+from mindzero.core.posterior import Posterior, merge_weights
 
 
 class Object(BaseModel):
@@ -47,14 +54,21 @@ _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S | re.I)
 
 @dataclass(frozen=True)
 class ParseResult:
-    """Outcome of parsing one model output. ``posterior`` is None exactly when ``ok`` is False."""
+    """Outcome of parsing one model output: distinct goal pairs and their probabilities (both empty
+    exactly when ``ok`` is False; then ``reason`` says why)."""
 
     ok: bool
-    posterior: Posterior | None = None
+    hypotheses: tuple[tuple[int, int], ...] = ()
+    probs: tuple[float, ...] = ()
     reason: str | None = None
     n_particles: int = 0
     merged: int = 0  # duplicate pairs merged into one
     notes: list[str] = field(default_factory=list)
+
+    @cached_property
+    def posterior(self) -> Posterior | None:
+        """The particles as a :class:`Posterior`; built on demand, as the reward needs only the tuples."""
+        return Posterior(self.hypotheses, np.array(self.probs)) if self.ok else None
 
 
 def _candidates(text: str) -> Iterator[str]:
@@ -67,33 +81,88 @@ def _candidates(text: str) -> Iterator[str]:
         yield text[start : end + 1]
 
 
-def _load(text: str) -> tuple[GoalParticles | None, str]:
-    last_error = "no JSON object found"
-    for candidate in _candidates(text):
-        if not candidate:
-            continue
-        try:
-            return _ADAPTER.validate_json(candidate), ""
-        except ValidationError as err:
-            first = err.errors()[0]
-            if first["type"].startswith("json_"):
-                last_error = f"invalid JSON: {first['msg']}"
-            else:
-                loc = ".".join(str(x) for x in first["loc"])
-                return None, f"schema: {loc}: {first['msg']}"
-    return None, last_error
-
-
 def _key(color: str, shape: str) -> tuple[str, str]:
     return color.strip().lower(), shape.strip().lower()
 
 
 @lru_cache(maxsize=1024)
-def _object_index(objects: tuple[tuple[str, str], ...]) -> dict[tuple[str, str], int]:
+def _object_index(objects: tuple[tuple[str, str], ...]) -> _Index:
     """Object index by (color, shape), both as given and normalised (case, spaces)."""
     index = {_key(c, s): i for i, (c, s) in enumerate(objects)}
     index.update({(c, s): i for i, (c, s) in enumerate(objects)})
     return index
+
+
+_Index = dict[tuple[str, str], int]
+_Goals = tuple[list[tuple[int, int]], list[float]]  # sorted object-index pairs, floored weights
+
+
+def _match(particles: list[dict], index: _Index, max_particles: int | None, p_floor: float) -> _Goals | str:
+    """Goal pairs and floored weights of validated particles, or why they name no valid goal."""
+    if not particles:
+        return "no particles"
+    if max_particles is not None and len(particles) > max_particles:
+        return f"too many particles: {len(particles)} > {max_particles}"
+    goals, weights = [], []
+    for n, particle in enumerate(particles):
+        ids = []
+        for obj in (particle["object1"], particle["object2"]):
+            color, shape = obj["color"], obj["shape"]
+            k = index.get((color, shape))
+            if k is None:
+                k = index.get(_key(color, shape))
+            if k is None:
+                return f"particle {n}: unknown object {color} {shape}"
+            ids.append(k)
+        i, j = ids
+        if i == j:
+            return f"particle {n}: object1 and object2 are the same object"
+        goals.append((i, j) if i < j else (j, i))
+        weights.append(max(particle["p"], p_floor))
+    return goals, weights
+
+
+def _plain_match(candidate: str, index: _Index, max_particles: int | None, p_floor: float) -> _Goals | None:
+    """What :func:`_match` gives for ``candidate`` when it is JSON that the validator accepts unchanged
+    (a number 0 ≤ p ≤ 1; extra keys ignored) and whose particles all name two distinct objects
+    exactly as given; else None, and the validator decides. Saves building model instances."""
+    try:
+        particles = from_json(candidate)["particles"]
+        if not particles or (max_particles is not None and len(particles) > max_particles):
+            return None
+        goals, weights = [], []
+        for particle in particles:
+            o1, o2, p = particle["object1"], particle["object2"], particle["p"]
+            i, j = index[o1["color"], o1["shape"]], index[o2["color"], o2["shape"]]  # str keys: str values
+            if i == j or not 0 <= p <= 1:  # a number or a bool, as the validator takes; else TypeError
+                return None
+            goals.append((i, j) if i < j else (j, i))
+            weights.append(max(p, p_floor))
+    except (ValueError, TypeError, KeyError):  # not JSON; not a list of objects where expected; no such key
+        return None
+    return goals, weights
+
+
+def _goals(text: str, index: _Index, max_particles: int | None, p_floor: float) -> _Goals | str:
+    """:func:`_match` on the first candidate that is JSON, or why no candidate is."""
+    last_error = "no JSON object found"
+    for candidate in _candidates(text):
+        if not candidate:
+            continue
+        plain = _plain_match(candidate, index, max_particles, p_floor)
+        if plain is not None:
+            return plain
+        try:
+            particles = _ADAPTER.validate_json(candidate).model_dump()["particles"]
+        except ValidationError as err:
+            first = err.errors()[0]
+            if first["type"].startswith("json_"):
+                last_error = f"invalid JSON: {first['msg']}"
+                continue
+            loc = ".".join(str(x) for x in first["loc"])
+            return f"schema: {loc}: {first['msg']}"
+        return _match(particles, index, max_particles, p_floor)
+    return last_error
 
 
 def parse_goal_particles(
@@ -110,32 +179,17 @@ def parse_goal_particles(
     """
     if not isinstance(text, str):
         return ParseResult(False, reason=f"not text: {type(text).__name__}")
-    parsed, error = _load(text)
-    if parsed is None:
-        return ParseResult(False, reason=error)
-    if not parsed.particles:
-        return ParseResult(False, reason="no particles")
-    if max_particles is not None and len(parsed.particles) > max_particles:
-        return ParseResult(False, reason=f"too many particles: {len(parsed.particles)} > {max_particles}")
-    index = _object_index(tuple(tuple(o) for o in objects))
-    goals, weights = [], []
-    for n, particle in enumerate(parsed.particles):
-        ids = []
-        for obj in (particle.object1, particle.object2):
-            k = index.get((obj.color, obj.shape))
-            if k is None:
-                k = index.get(_key(obj.color, obj.shape))
-            if k is None:
-                return ParseResult(False, reason=f"particle {n}: unknown object {obj.color} {obj.shape}")
-            ids.append(k)
-        if ids[0] == ids[1]:
-            return ParseResult(False, reason=f"particle {n}: object1 and object2 are the same object")
-        goals.append(tuple(sorted(ids)))
-        weights.append(max(particle.p, p_floor))
-    posterior = Posterior.from_weights(goals, weights)
-    merged = len(goals) - len(posterior.hypotheses)
+    found = _goals(text, _object_index(tuple(map(tuple, objects))), max_particles, p_floor)
+    if isinstance(found, str):
+        return ParseResult(False, reason=found)
+    goals, weights = found
+    try:
+        hypotheses, probs = merge_weights(goals, weights)
+    except ValueError:  # only reachable with p_floor = 0
+        return ParseResult(False, reason="probabilities sum to 0")
+    merged = len(goals) - len(hypotheses)
     notes = [f"merged {merged} duplicate pair(s)"] if merged else []
-    return ParseResult(True, posterior, None, len(goals), merged, notes)
+    return ParseResult(True, hypotheses, tuple(probs), None, len(goals), merged, notes)
 
 
 def format_goal_particles(

@@ -8,6 +8,19 @@ from dataclasses import dataclass
 import numpy as np
 
 
+def merge_weights(hypotheses: Sequence[Hashable], weights: Sequence[float]) -> tuple[tuple[Hashable, ...], list[float]]:
+    """(distinct hypotheses in first-seen order, their summed weights normalised to 1).
+
+    Plain Python: parsers call it once per model output, on a handful of particles."""
+    merged: dict[Hashable, float] = {}
+    for h, w in zip(hypotheses, weights, strict=True):
+        merged[h] = merged.get(h, 0.0) + float(w)
+    total = sum(merged.values())
+    if not total > 0:
+        raise ValueError("weights must have a positive sum")
+    return tuple(merged), [w / total for w in merged.values()]
+
+
 @dataclass(frozen=True)
 class Posterior:
     """A distribution over a finite list of hashable hypotheses (e.g. goal pairs)."""
@@ -34,13 +47,8 @@ class Posterior:
     @classmethod
     def from_weights(cls, hypotheses: Sequence[Hashable], weights: Sequence[float]) -> Posterior:
         """Merge duplicate hypotheses (weights summed) and normalise."""
-        merged: dict[Hashable, float] = {}
-        for h, w in zip(hypotheses, weights, strict=True):
-            merged[h] = merged.get(h, 0.0) + float(w)
-        total = sum(merged.values())
-        if total <= 0:
-            raise ValueError("weights must have a positive sum")
-        return cls(tuple(merged), np.array([w / total for w in merged.values()]))
+        merged, probs = merge_weights(hypotheses, weights)
+        return cls(merged, np.array(probs))
 
     def prob(self, hypothesis: Hashable) -> float:
         try:

@@ -7,13 +7,16 @@ exact posterior's hypotheses score at least as high as any other q over the same
 A malformed output gets :func:`failure_reward`, strictly below the worst valid reward for the same
 prompt: R is linear in q plus H ≥ 0, so its minimum over the simplex is a vertex,
 min_m [log P(a | m) + log P(m)] (with λ ≥ 0); the failure reward sits ``margin`` below that.
+
+Sums run in plain Python: a completion carries a handful of particles, where each numpy call
+would cost more than the arithmetic.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-
-import numpy as np
 
 
 @dataclass(frozen=True)
@@ -28,30 +31,35 @@ class RewardConfig:
     failure_margin: float = field(default=1.0, metadata={"help": "failure reward = worst valid reward − margin"})
 
 
+def entropy(q: Sequence[float]) -> float:
+    """H(q) = −Σ q log q in nats (0 log 0 = 0)."""
+    return -sum(x * math.log(x) for x in q if x > 0)
+
+
 def ssrl_reward(
-    q: np.ndarray, loglik: np.ndarray, logprior: np.ndarray, config: RewardConfig = RewardConfig()
+    q: Sequence[float], loglik: Sequence[float], logprior: Sequence[float], config: RewardConfig = RewardConfig()
 ) -> float:
     """R(q) for particles with weights ``q`` (sum 1), log-likelihoods and log-priors (nats)."""
-    q = np.asarray(q, dtype=np.float64)
-    loglik, logprior = np.asarray(loglik, dtype=np.float64), np.asarray(logprior, dtype=np.float64)
     if config.single_hypothesis:
-        best = int(np.argmax(q))
-        q, loglik, logprior = np.ones(1), loglik[best : best + 1], logprior[best : best + 1]
-    score = loglik + logprior if config.use_prior else loglik
-    value = float(q @ score)
+        best = max(range(len(q)), key=q.__getitem__)  # first on ties
+        q, loglik, logprior = [1.0], [loglik[best]], [logprior[best]]
+    if config.use_prior:
+        value = sum(w * (ll + lp) for w, ll, lp in zip(q, loglik, logprior, strict=True))
+    else:
+        value = sum(w * ll for w, ll in zip(q, loglik, strict=True))
     if config.entropy_weight:
-        nz = q[q > 0]
-        value -= config.entropy_weight * float(nz @ np.log(nz))
-    return value
+        value += config.entropy_weight * entropy(q)
+    return float(value)
 
 
 def failure_reward(
-    all_loglik: np.ndarray, all_logprior: np.ndarray, config: RewardConfig = RewardConfig()
+    all_loglik: Sequence[float], all_logprior: Sequence[float], config: RewardConfig = RewardConfig()
 ) -> float:
     """Reward of a malformed output: ``margin`` below the worst valid reward for this prompt.
 
     ``all_loglik``/``all_logprior`` cover the whole hypothesis space of the prompt."""
-    score = np.asarray(all_loglik, dtype=np.float64)
     if config.use_prior:
-        score = score + np.asarray(all_logprior, dtype=np.float64)
-    return float(score.min()) - config.failure_margin
+        worst = min(ll + lp for ll, lp in zip(all_loglik, all_logprior, strict=True))
+    else:
+        worst = min(all_loglik)
+    return float(worst) - config.failure_margin

@@ -3,8 +3,8 @@
 Training rows carry no goal labels; a reward needs only the layout and the observed action prefix
 (``layout``, ``actions`` columns). The log-likelihood of the prefix under every goal pair is
 computed once per prefix — incrementally along an episode, from the same :class:`HumanModel`
-that simulates the human — and cached, so scoring a completion costs a parse and an O(N) dot
-product.
+that simulates the human — and cached, so scoring a completion costs a parse and a sum over its
+few particles, in plain Python (numpy calls cost more than that arithmetic).
 
 Reward functions follow TRL's signature ``f(prompts, completions, **kwargs) -> list[float]`` and
 read dataset columns from ``kwargs``; :func:`compute_score` is the veRL/EasyR1 form.
@@ -12,6 +12,7 @@ read dataset columns from ``kwargs``; :func:`compute_score` is the veRL/EasyR1 f
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from mindzero.core.hypotheses import ParseResult, parse_goal_particles, particles_schema
-from mindzero.core.reward import RewardConfig, failure_reward, ssrl_reward
+from mindzero.core.reward import RewardConfig, entropy, failure_reward, ssrl_reward
 from mindzero.envs.gridworld.episodes import Episode, generate_episodes, rollout_alone
 from mindzero.envs.gridworld.human import HumanModel
 from mindzero.envs.gridworld.layout import Layout, parse_layout
@@ -62,10 +63,15 @@ def goal_logliks(layout_text: str, actions: Sequence[str], epsilon: float = 0.15
 
 
 @lru_cache(maxsize=64)
-def _uniform_logprior(n_goals: int) -> np.ndarray:
-    prior = np.full(n_goals, -np.log(n_goals))
-    prior.setflags(write=False)
-    return prior
+def _uniform_logprior(n_goals: int) -> tuple[float, ...]:
+    return (-math.log(n_goals),) * n_goals
+
+
+@lru_cache(maxsize=256)
+def _lookups(layout_text: str, epsilon: float) -> tuple[tuple[tuple[str, str], ...], list[list[int]]]:
+    """(object names, ``pair_index`` as nested lists): what scoring a completion looks up, per layout."""
+    model = _model(layout_text, epsilon)
+    return tuple(object_names(model.layout)), model.pair_index.tolist()
 
 
 def object_names(layout: Layout) -> list[tuple[str, str]]:
@@ -166,8 +172,7 @@ class RewardStats:
     def add(self, result: ParseResult) -> None:
         self.n += 1
         if result.ok:
-            q = result.posterior.probs
-            self.entropy_sum += float(-(q * np.log(q)).sum())
+            self.entropy_sum += entropy(result.probs)
         else:
             self.failures += 1
             key = (result.reason or "").split(":")[0]
@@ -194,16 +199,15 @@ class ParticlesReward:
         self.__name__ = "ssrl_particles"
 
     def score(self, completion: object, layout: str, actions: Sequence[str], n_particles: int | None = None) -> float:
-        logliks = goal_logliks(layout, actions, self.epsilon)
-        logprior = _uniform_logprior(len(logliks)) if self.logprior is None else self.logprior(layout)
-        model = _model(layout, self.epsilon)
-        result = parse_goal_particles(completion_text(completion), object_names(model.layout), n_particles)
+        logliks = goal_logliks(layout, actions, self.epsilon).tolist()
+        logprior = _uniform_logprior(len(logliks)) if self.logprior is None else list(self.logprior(layout))
+        objects, pair_index = _lookups(layout, self.epsilon)
+        result = parse_goal_particles(completion_text(completion), objects, n_particles)
         self.stats.add(result)
         if not result.ok:
             return failure_reward(logliks, logprior, self.config)
-        goals = np.array(result.posterior.hypotheses)
-        rows = model.pair_index[goals[:, 0], goals[:, 1]]
-        return ssrl_reward(result.posterior.probs, logliks[rows], logprior[rows], self.config)
+        rows = [pair_index[i][j] for i, j in result.hypotheses]
+        return ssrl_reward(result.probs, [logliks[r] for r in rows], [logprior[r] for r in rows], self.config)
 
     def __call__(self, prompts, completions, layout, actions, n_particles=None, **kwargs) -> list[float]:
         ns = n_particles if n_particles is not None else [None] * len(completions)
