@@ -323,7 +323,7 @@ def grpo_args(config: SSRLConfig, out: Path) -> Any:
         max_completion_length=config.max_completion_length,
         temperature=config.temperature,
         use_vllm=config.use_vllm,
-        gradient_checkpointing=config.gradient_checkpointing,
+        activation_checkpointing=bool(config.gradient_checkpointing),
         max_steps=config.max_steps,
         save_steps=config.save_steps,
         save_total_limit=2,
