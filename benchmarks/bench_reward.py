@@ -4,6 +4,11 @@
 
 Target (issue 4): ≥ 20,000 rewards/s on one core, and ≥ 100× a naive implementation that replays
 the episode for every particle of every completion (measured in the same run).
+
+Every batch is a new prompt on a new layout, timed once with cold caches: its layout is parsed, its
+distance tables and the policy along its action prefix are computed, then its 64 completions are
+parsed and scored. The same batches are then scored again with every cache warm, which isolates
+the per-completion part (parse + reward).
 """
 
 from __future__ import annotations
@@ -48,6 +53,14 @@ def naive_reward(text: str, layout, actions: list[str], epsilon: float = 0.15) -
     return ssrl_reward(result.posterior.probs, np.array(logliks), np.full(len(logliks), -np.log(n_goals)))
 
 
+def score_all(reward: ParticlesReward, batches: list) -> float:
+    """Seconds to score every batch."""
+    start = time.perf_counter()
+    for _, text, prefix, comps in batches:
+        reward(None, comps, layout=[text] * len(comps), actions=[prefix] * len(comps))
+    return time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--batches", type=int, default=20, help="prompts (one batch of 64 completions each)")
@@ -63,10 +76,8 @@ def main() -> None:
 
     reward = ParticlesReward()
     _prefix_logliks.cache_clear()
-    start = time.perf_counter()
-    for _, text, prefix, comps in batches:
-        reward(None, comps, layout=[text] * len(comps), actions=[prefix] * len(comps))
-    fast = n / (time.perf_counter() - start)
+    fast = n / score_all(reward, batches)
+    warm = n / score_all(reward, batches)  # every cache now holds these prompts
 
     start = time.perf_counter()
     sample = batches[: max(1, len(batches) // 10)]
@@ -76,6 +87,7 @@ def main() -> None:
     naive = sum(len(b[3]) for b in sample) / (time.perf_counter() - start)
     print(f"{n} completions x 8 particles, mean prefix {mean_t:.1f} actions (cold likelihood caches)")
     print(f"SSRL reward:  {fast:10,.0f} rewards/s  (target ≥ 20,000/s)")
+    print(f"  warm caches:{warm:10,.0f} rewards/s  (parse + reward; the rest is each new prompt's setup)")
     print(f"naive replay: {naive:10,.1f} rewards/s  -> {fast / naive:,.0f}x faster (target ≥ 100x)")
 
 

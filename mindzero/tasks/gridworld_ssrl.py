@@ -44,22 +44,23 @@ def _model(layout_text: str, epsilon: float) -> HumanModel:
 
 
 @lru_cache(maxsize=4096)
-def _prefix_logliks(layout_text: str, actions: tuple[str, ...], epsilon: float) -> tuple[np.ndarray, WorldState]:
-    """(log P(a_1:t | g) for every goal pair, state after the prefix); extends the cached t−1 prefix."""
+def _prefix_logliks(layout_text: str, actions: tuple[str, ...], epsilon: float) -> tuple[tuple[float, ...], WorldState]:
+    """(log P(a_1:t | g) for every goal pair, state after the prefix); extends the cached t−1 prefix.
+
+    Plain floats: a completion's reward reads a few of them."""
     model = _model(layout_text, epsilon)
     if not actions:
-        return np.zeros(len(model.all_goals)), WorldState.initial(model.layout)
+        return (0.0,) * len(model.all_goals), WorldState.initial(model.layout)
     previous, state = _prefix_logliks(layout_text, actions[:-1], epsilon)
     action = ACTION_NAMES.index(actions[-1])
-    step_probs = model.action_probs(state, model.all_goals)[:, action]
-    logliks = previous + np.log(np.maximum(step_probs, STEP_PROB_FLOOR))
-    logliks.setflags(write=False)
+    step_probs = model.action_probs(state, model.all_goals)[:, action].tolist()
+    logliks = tuple(ll + math.log(max(p, STEP_PROB_FLOOR)) for ll, p in zip(previous, step_probs))
     return logliks, step(model.layout, state, action, Action.STAY)
 
 
 def goal_logliks(layout_text: str, actions: Sequence[str], epsilon: float = 0.15) -> np.ndarray:
     """log P(a_1:t | g, s_1:t) in nats for every goal pair (``goal_pairs`` order); helper still."""
-    return _prefix_logliks(layout_text, tuple(actions), epsilon)[0]
+    return np.array(_prefix_logliks(layout_text, tuple(actions), epsilon)[0])
 
 
 @lru_cache(maxsize=64)
@@ -68,10 +69,10 @@ def _uniform_logprior(n_goals: int) -> tuple[float, ...]:
 
 
 @lru_cache(maxsize=256)
-def _lookups(layout_text: str, epsilon: float) -> tuple[tuple[tuple[str, str], ...], list[list[int]]]:
-    """(object names, ``pair_index`` as nested lists): what scoring a completion looks up, per layout."""
+def _lookups(layout_text: str, epsilon: float) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[int, ...], ...]]:
+    """(object names, ``pair_index`` as nested tuples): what scoring a completion looks up, per layout."""
     model = _model(layout_text, epsilon)
-    return tuple(object_names(model.layout)), model.pair_index.tolist()
+    return tuple(object_names(model.layout)), tuple(map(tuple, model.pair_index.tolist()))
 
 
 def object_names(layout: Layout) -> list[tuple[str, str]]:
@@ -199,8 +200,8 @@ class ParticlesReward:
         self.__name__ = "ssrl_particles"
 
     def score(self, completion: object, layout: str, actions: Sequence[str], n_particles: int | None = None) -> float:
-        logliks = goal_logliks(layout, actions, self.epsilon).tolist()
-        logprior = _uniform_logprior(len(logliks)) if self.logprior is None else list(self.logprior(layout))
+        logliks = _prefix_logliks(layout, tuple(actions), self.epsilon)[0]
+        logprior = _uniform_logprior(len(logliks)) if self.logprior is None else self.logprior(layout)
         objects, pair_index = _lookups(layout, self.epsilon)
         result = parse_goal_particles(completion_text(completion), objects, n_particles)
         self.stats.add(result)
@@ -246,9 +247,9 @@ class QAReward:
         self.__name__ = "ssrl_qa"
 
     def score(self, completion: object, layout: str, actions: Sequence[str], choice_goals) -> float:
-        logliks = goal_logliks(layout, actions, self.epsilon)
-        model = _model(layout, self.epsilon)
-        options = [float(logliks[model.pair_index[g[0], g[1]]]) for g in choice_goals]
+        logliks = _prefix_logliks(layout, tuple(actions), self.epsilon)[0]
+        pair_index = _lookups(layout, self.epsilon)[1]
+        options = [logliks[pair_index[g[0]][g[1]]] for g in choice_goals]
         choice = parse_option(completion_text(completion))
         self.n += 1
         if choice is None:
