@@ -25,6 +25,19 @@ def register(areas: argparse._SubParsersAction) -> None:
     )
     add_dataclass_flags(ssrl, SSRLConfig)
     ssrl.set_defaults(func=cmd_ssrl)
+
+    from mindzero.train.format_sft import FormatSFTConfig
+
+    fmt = verbs.add_parser(
+        "format-sft",
+        help="label-free format warm start for --task assist (SFT on random particle sets)",
+        description="A few supervised steps (TRL SFTTrainer) on assist prompts whose targets are random "
+        "valid particle sets over the scene's objects: teaches small models the answer format, nothing "
+        "about goals. Then: mindzero train ssrl --task assist --model OUT/final. Writes OUT/final/, "
+        "OUT/train_log.jsonl and OUT/summary.json (with a held-out greedy parse-failure rate).",
+    )
+    add_dataclass_flags(fmt, FormatSFTConfig)
+    fmt.set_defaults(func=cmd_format_sft)
     add_pbm_verb(verbs)
 
 
@@ -42,4 +55,19 @@ def cmd_ssrl(args: argparse.Namespace) -> int:
         keys = ("reward_mean", "parse_failure_rate", "hypothesis_entropy", "frac_zero_variance_groups")
         print("last step: " + ", ".join(f"{k} {_num(last.get(k))}" for k in keys))
     print(f"model: {summary['final_model']}  log: {summary['log']}")
+    return 0
+
+
+def cmd_format_sft(args: argparse.Namespace) -> int:
+    from mindzero.train.format_sft import FormatSFTConfig, train_format_sft
+
+    summary = train_format_sft(config_from_args(FormatSFTConfig, args))
+    print(
+        f"trained {summary['steps']} steps on {summary['rows']} rows in {summary['seconds']:.0f} s; "
+        f"loss {_num(summary['first_loss'])} -> {_num(summary['last_loss'])}"
+    )
+    if summary["held_out"]:
+        held = summary["held_out"]
+        print(f"held-out greedy parse failures: {held['parse_failure_rate']:.0%} of {held['prompts']} prompts")
+    print(f"model: {summary['final_model']}")
     return 0
