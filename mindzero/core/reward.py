@@ -14,9 +14,9 @@ would cost more than the arithmetic.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from math import log
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class RewardConfig:
 
 def entropy(q: Sequence[float]) -> float:
     """H(q) = −Σ q log q in nats (0 log 0 = 0)."""
-    return -sum(x * math.log(x) for x in q if x > 0)
+    return -sum([x * log(x) for x in q if x > 0])
 
 
 def ssrl_reward(
@@ -44,9 +44,9 @@ def ssrl_reward(
         best = max(range(len(q)), key=q.__getitem__)  # first on ties
         q, loglik, logprior = [1.0], [loglik[best]], [logprior[best]]
     if config.use_prior:
-        value = sum(w * (ll + lp) for w, ll, lp in zip(q, loglik, logprior, strict=True))
+        value = sum([w * (ll + lp) for w, ll, lp in zip(q, loglik, logprior, strict=True)])
     else:
-        value = sum(w * ll for w, ll in zip(q, loglik, strict=True))
+        value = sum([w * ll for w, ll in zip(q, loglik, strict=True)])
     if config.entropy_weight:
         value += config.entropy_weight * entropy(q)
     return float(value)
