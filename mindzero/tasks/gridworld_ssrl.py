@@ -44,23 +44,22 @@ def _model(layout_text: str, epsilon: float) -> HumanModel:
 
 
 @lru_cache(maxsize=4096)
-def _prefix_logliks(layout_text: str, actions: tuple[str, ...], epsilon: float) -> tuple[tuple[float, ...], WorldState]:
-    """(log P(a_1:t | g) for every goal pair, state after the prefix); extends the cached t−1 prefix.
-
-    Plain floats: a completion's reward reads a few of them."""
+def _prefix_logliks(layout_text: str, actions: tuple[str, ...], epsilon: float) -> tuple[np.ndarray, WorldState]:
+    """(log P(a_1:t | g) for every goal pair, state after the prefix); extends the cached t−1 prefix."""
     model = _model(layout_text, epsilon)
     if not actions:
-        return (0.0,) * len(model.all_goals), WorldState.initial(model.layout)
+        return np.zeros(len(model.all_goals)), WorldState.initial(model.layout)
     previous, state = _prefix_logliks(layout_text, actions[:-1], epsilon)
     action = ACTION_NAMES.index(actions[-1])
-    step_probs = model.action_probs(state, model.all_goals)[:, action].tolist()
-    logliks = tuple(ll + math.log(max(p, STEP_PROB_FLOOR)) for ll, p in zip(previous, step_probs))
+    step_probs = model.action_probs(state, model.all_goals)[:, action]
+    logliks = previous + np.log(np.maximum(step_probs, STEP_PROB_FLOOR))
+    logliks.setflags(write=False)
     return logliks, step(model.layout, state, action, Action.STAY)
 
 
 def goal_logliks(layout_text: str, actions: Sequence[str], epsilon: float = 0.15) -> np.ndarray:
     """log P(a_1:t | g, s_1:t) in nats for every goal pair (``goal_pairs`` order); helper still."""
-    return np.array(_prefix_logliks(layout_text, tuple(actions), epsilon)[0])
+    return _prefix_logliks(layout_text, tuple(actions), epsilon)[0]
 
 
 @lru_cache(maxsize=64)
@@ -200,7 +199,7 @@ class ParticlesReward:
         self.__name__ = "ssrl_particles"
 
     def score(self, completion: object, layout: str, actions: Sequence[str], n_particles: int | None = None) -> float:
-        logliks = _prefix_logliks(layout, tuple(actions), self.epsilon)[0]
+        logliks = goal_logliks(layout, actions, self.epsilon).tolist()
         logprior = _uniform_logprior(len(logliks)) if self.logprior is None else self.logprior(layout)
         objects, pair_index = _lookups(layout, self.epsilon)
         result = parse_goal_particles(completion_text(completion), objects, n_particles)
@@ -247,9 +246,9 @@ class QAReward:
         self.__name__ = "ssrl_qa"
 
     def score(self, completion: object, layout: str, actions: Sequence[str], choice_goals) -> float:
-        logliks = _prefix_logliks(layout, tuple(actions), self.epsilon)[0]
+        logliks = goal_logliks(layout, actions, self.epsilon)
         pair_index = _lookups(layout, self.epsilon)[1]
-        options = [logliks[pair_index[g[0]][g[1]]] for g in choice_goals]
+        options = [float(logliks[pair_index[g[0]][g[1]]]) for g in choice_goals]
         choice = parse_option(completion_text(completion))
         self.n += 1
         if choice is None:
