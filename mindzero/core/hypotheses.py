@@ -81,6 +81,10 @@ def _candidates(text: str) -> Iterator[str]:
         yield text[start : end + 1]
 
 
+_Index = dict[tuple[str, str], int]
+_Goals = tuple[list[tuple[int, int]], list[float]]  # sorted object-index pairs, floored weights
+
+
 def _key(color: str, shape: str) -> tuple[str, str]:
     return color.strip().lower(), shape.strip().lower()
 
@@ -91,10 +95,6 @@ def _object_index(objects: tuple[tuple[str, str], ...]) -> _Index:
     index = {_key(c, s): i for i, (c, s) in enumerate(objects)}
     index.update({(c, s): i for i, (c, s) in enumerate(objects)})
     return index
-
-
-_Index = dict[tuple[str, str], int]
-_Goals = tuple[list[tuple[int, int]], list[float]]  # sorted object-index pairs, floored weights
 
 
 def _match(particles: list[dict], index: _Index, max_particles: int | None, p_floor: float) -> _Goals | str:
@@ -133,7 +133,7 @@ def _plain_match(candidate: str, index: _Index, max_particles: int | None, p_flo
         goals, weights = [], []
         for particle in particles:
             o1, o2, p = particle["object1"], particle["object2"], particle["p"]
-            i, j = index[o1["color"], o1["shape"]], index[o2["color"], o2["shape"]]  # str keys: str values
+            i, j = index[o1["color"], o1["shape"]], index[o2["color"], o2["shape"]]  # keys are str: values too
             if i == j or not 0 <= p <= 1:  # a number or a bool, as the validator takes; else TypeError
                 return None
             goals.append((i, j) if i < j else (j, i))
@@ -144,7 +144,7 @@ def _plain_match(candidate: str, index: _Index, max_particles: int | None, p_flo
 
 
 def _goals(text: str, index: _Index, max_particles: int | None, p_floor: float) -> _Goals | str:
-    """:func:`_match` on the first candidate that is JSON, or why no candidate is."""
+    """:func:`_match` on the first candidate that parses as JSON (a schema error is final), or why none does."""
     last_error = "no JSON object found"
     for candidate in _candidates(text):
         if not candidate:
