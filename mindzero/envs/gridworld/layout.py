@@ -104,23 +104,24 @@ class Layout:
     @cached_property
     def next_cell(self) -> np.ndarray:
         """``next_cell[i, m]``: cell reached from ``i`` by move ``m`` (walls and borders block)."""
+        cells = np.arange(self.n_cells)
+        x, y = cells % self.width, cells // self.width
         table = np.empty((self.n_cells, len(MOVE_DELTAS)), dtype=np.int64)
-        for i in range(self.n_cells):
-            x, y = self.cell(i)
-            for m, (dx, dy) in enumerate(MOVE_DELTAS):
-                nxt = (x + dx, y + dy)
-                ok = self.inside(nxt) and nxt not in self.obstacles
-                table[i, m] = self.index(nxt) if ok else i
+        for m, (dx, dy) in enumerate(MOVE_DELTAS):
+            nx, ny = x + dx, y + dy
+            inside = (nx >= 0) & (nx < self.width) & (ny >= 0) & (ny < self.height)
+            target = np.where(inside, ny * self.width + nx, cells)
+            table[:, m] = np.where(self.blocked[target], cells, target)
         table.setflags(write=False)
         return table
 
     @cached_property
     def neighbors(self) -> np.ndarray:
-        """``neighbors[i]``: the up to 4 free cells 4-adjacent to ``i``, padded with -1."""
-        table = np.full((self.n_cells, 4), -1, dtype=np.int64)
-        for i in range(self.n_cells):
-            moved = [int(j) for j in self.next_cell[i, 1:] if j != i]
-            table[i, : len(moved)] = moved
+        """``neighbors[i]``: the up to 4 free cells 4-adjacent to ``i`` (in move order), padded with -1."""
+        moved = self.next_cell[:, 1:]
+        valid = moved != np.arange(self.n_cells)[:, None]
+        order = np.argsort(~valid, axis=1, kind="stable")  # valid entries first, move order kept
+        table = np.where(np.take_along_axis(valid, order, 1), np.take_along_axis(moved, order, 1), -1)
         table.setflags(write=False)
         return table
 
@@ -128,23 +129,32 @@ class Layout:
     def distance(self) -> np.ndarray:
         """All-pairs BFS shortest-path lengths in moves; ``UNREACHABLE`` where no path exists.
 
-        Breadth-first from every cell at once: each level is one boolean matrix product."""
-        n = self.n_cells
-        adjacency = np.zeros((n, n), dtype=np.float32)
-        for i, row in enumerate(self.neighbors):
-            adjacency[i, row[row >= 0]] = 1.0
-        dist = np.full((n, n), UNREACHABLE, dtype=np.int64)
-        free = ~self.blocked
-        frontier = np.diag(free).astype(np.float32)
-        visited = frontier > 0
-        dist[visited] = 0
+        Breadth-first from every free cell at once on a (source, y, x) boolean grid: a level
+        grows each frontier by one cell in the 4 directions, never into obstacles."""
+        n, h, w = self.n_cells, self.height, self.width
+        free = ~self.blocked.reshape(h, w)
+        sources = np.flatnonzero(free)
+        frontier = np.zeros((n, h, w), dtype=bool)
+        frontier[sources, sources // w, sources % w] = True
+        reached = frontier.copy()
+        dist = np.full((n, h, w), UNREACHABLE, dtype=np.int64)
+        dist[frontier] = 0
         level = 0
-        while frontier.any():
+        while True:
             level += 1
-            reached = ((frontier @ adjacency) > 0) & ~visited
-            dist[reached] = level
-            visited |= reached
-            frontier = reached.astype(np.float32)
+            grown = np.zeros_like(frontier)
+            grown[:, 1:, :] |= frontier[:, :-1, :]
+            grown[:, :-1, :] |= frontier[:, 1:, :]
+            grown[:, :, 1:] |= frontier[:, :, :-1]
+            grown[:, :, :-1] |= frontier[:, :, 1:]
+            grown &= free
+            grown &= ~reached
+            if not grown.any():
+                break
+            dist[grown] = level
+            reached |= grown
+            frontier = grown
+        dist = dist.reshape(n, n)
         dist.setflags(write=False)
         return dist
 
@@ -152,7 +162,8 @@ class Layout:
     def neighbor_distance(self) -> np.ndarray:
         """``neighbor_distance[i, c, j]``: distance from cell ``i`` to ``neighbors[c, j]``
         (``UNREACHABLE`` for padding). Shape (n_cells, n_cells, 4)."""
-        table = np.where(self.neighbors >= 0, self.distance[:, self.neighbors], UNREACHABLE)
+        padded = np.concatenate([self.distance, np.full((self.n_cells, 1), UNREACHABLE)], axis=1)
+        table = padded[:, self.neighbors]  # padding -1 reads the UNREACHABLE column
         table.setflags(write=False)
         return table
 
@@ -161,8 +172,9 @@ class Layout:
         """``delta_pattern[c, i]``: how the 4 moves from cell ``i`` change the distance to cell ``c``,
         numbered as in ``PATTERN_DIGITS`` (meaningless where ``c`` is unreachable from ``i``)."""
         dist = self.distance
-        change = np.clip(dist[:, self.next_cell[:, 1:]] - dist[:, :, None], -1, 1) + 1
-        table = change @ PATTERN_DIGITS
+        table = np.full(dist.shape, UNIFORM_PATTERN)
+        for digit, move in zip(PATTERN_DIGITS, self.next_cell[:, 1:].T):
+            table += digit * np.sign(dist[:, move] - dist)  # δ ∈ {−1, 0, 1} between neighbours
         table.setflags(write=False)
         return table
 
