@@ -129,32 +129,37 @@ class Layout:
     def distance(self) -> np.ndarray:
         """All-pairs BFS shortest-path lengths in moves; ``UNREACHABLE`` where no path exists.
 
-        Breadth-first from every free cell at once on a (source, y, x) boolean grid: a level
-        grows each frontier by one cell in the 4 directions, never into obstacles."""
+        Breadth-first from every free cell at once. Each source's grid is flattened with a border
+        of obstacles (row length ``w + 2``), so the 4 moves are shifts by ±1 and ±(w + 2) of one
+        contiguous boolean array and no move wraps around a row end."""
         n, h, w = self.n_cells, self.height, self.width
-        free = ~self.blocked.reshape(h, w)
+        row = w + 2
+        cells = np.arange(n)
+        padded = (cells // w + 1) * row + cells % w + 1  # cell index in the bordered grid
+        free = ~self.blocked
         sources = np.flatnonzero(free)
-        frontier = np.zeros((n, h, w), dtype=bool)
-        frontier[sources, sources // w, sources % w] = True
-        reached = frontier.copy()
-        dist = np.full((n, h, w), UNREACHABLE, dtype=np.int64)
-        dist[frontier] = 0
-        level = 0
+        frontier = np.zeros((len(sources), (h + 2) * row), dtype=bool)
+        frontier[np.arange(len(sources)), padded[sources]] = True
+        is_open = np.zeros_like(frontier)  # free and not reached yet
+        is_open[:, padded[free]] = True
+        is_open &= ~frontier
+        inner = slice(row, -row)  # first and last rows are border: never open
+        open_inner = is_open[:, inner]
+        steps = np.zeros(open_inner.shape, dtype=np.int32)  # levels survived unreached = distance
         while True:
-            level += 1
-            grown = np.zeros_like(frontier)
-            grown[:, 1:, :] |= frontier[:, :-1, :]
-            grown[:, :-1, :] |= frontier[:, 1:, :]
-            grown[:, :, 1:] |= frontier[:, :, :-1]
-            grown[:, :, :-1] |= frontier[:, :, 1:]
-            grown &= free
-            grown &= ~reached
+            grown = frontier[:, row - 1 : -row - 1] | frontier[:, row + 1 : -row + 1]
+            grown |= frontier[:, : -2 * row]
+            grown |= frontier[:, 2 * row :]
+            grown &= open_inner
             if not grown.any():
                 break
-            dist[grown] = level
-            reached |= grown
-            frontier = grown
-        dist = dist.reshape(n, n)
+            steps += open_inner
+            open_inner ^= grown
+            frontier[:, inner] = grown
+        steps[open_inner] = UNREACHABLE
+        dist = np.full((n, n), UNREACHABLE, dtype=np.int64)
+        dist[sources] = steps[:, padded - row]
+        dist[:, ~free] = UNREACHABLE
         dist.setflags(write=False)
         return dist
 
