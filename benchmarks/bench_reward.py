@@ -1,14 +1,15 @@
 """SSRL reward throughput: a batch of 64 completions of 8 particles at a mid-episode step.
 
-    python benchmarks/bench_reward.py [--batches 20]
+    python benchmarks/bench_reward.py [--batches 20] [--passes 3]
 
 Target (issue 4): ≥ 20,000 rewards/s on one core, and ≥ 100× a naive implementation that replays
 the episode for every particle of every completion (measured in the same run).
 
-Every batch is a new prompt on a new layout, timed once with cold caches: its layout is parsed, its
+Every batch is a new prompt on a new layout, scored with cold caches: its layout is parsed, its
 distance tables and the policy along its action prefix are computed, then its 64 completions are
-parsed and scored. The same batches are then scored again with every cache warm, which isolates
-the per-completion part (parse + reward).
+parsed and scored. Each pass uses new episodes; the best pass counts (the shared machine's noise
+only ever adds time). The last pass is then scored again with every cache warm, which isolates the
+per-completion part (parse + reward). The naive baseline is timed the same way, best of the passes.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from mindzero.core.reward import ssrl_reward
 from mindzero.envs.gridworld.episodes import generate_episodes, rollout_alone
 from mindzero.envs.gridworld.human import HumanModel
 from mindzero.envs.gridworld.world import ACTION_NAMES, WorldState, goal_pairs, step
-from mindzero.tasks.gridworld_ssrl import STEP_PROB_FLOOR, ParticlesReward, _prefix_logliks
+from mindzero.tasks.gridworld_ssrl import STEP_PROB_FLOOR, ParticlesReward
 
 
 def completions(layout, rng, n: int = 64, k: int = 8) -> list[str]:
@@ -61,32 +62,43 @@ def score_all(reward: ParticlesReward, batches: list) -> float:
     return time.perf_counter() - start
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--batches", type=int, default=20, help="prompts (one batch of 64 completions each)")
-    args = parser.parse_args()
-    rng = np.random.default_rng(0)
+def make_batches(n_batches: int, seed: int, rng: np.random.Generator) -> list:
+    """One prompt per new episode (so a new layout): its mid-episode action prefix and 64 completions."""
     batches = []
-    for k, ep in enumerate(generate_episodes(args.batches, seed=1)):
-        _, actions = rollout_alone(ep, HumanModel(ep.layout), np.random.default_rng(k))
+    for k, ep in enumerate(generate_episodes(n_batches, seed=seed)):
+        _, actions = rollout_alone(ep, HumanModel(ep.layout), np.random.default_rng([seed, k]))
         prefix = [ACTION_NAMES[a] for a in actions[: len(actions) // 2]]
         batches.append((ep.layout, ep.layout.to_text(), prefix, completions(ep.layout, rng)))
-    n = sum(len(b[3]) for b in batches)
-    mean_t = np.mean([len(b[2]) for b in batches])
+    return batches
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--batches", type=int, default=20, help="prompts per pass (one batch of 64 completions each)")
+    parser.add_argument("--passes", type=int, default=3, help="cold passes, each on new episodes; the best is kept")
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+    passes = [make_batches(args.batches, seed, rng) for seed in range(1, args.passes + 1)]
+    n = sum(len(b[3]) for b in passes[0])
+    mean_t = np.mean([len(b[2]) for batches in passes for b in batches])
 
     reward = ParticlesReward()
-    _prefix_logliks.cache_clear()
-    fast = n / score_all(reward, batches)
-    warm = n / score_all(reward, batches)  # every cache now holds these prompts
+    # Every pass meets new layouts and prefixes: per-prompt caches are cold. Tables that depend only
+    # on the model's parameters (built once per process) are warm after the first pass.
+    fast = n / min(score_all(reward, batches) for batches in passes)
+    warm = n / score_all(reward, passes[-1])  # every cache now holds these prompts
 
-    start = time.perf_counter()
-    sample = batches[: max(1, len(batches) // 10)]
-    for layout, _, prefix, comps in sample:
-        for c in comps:
-            naive_reward(c, layout, prefix)
-    naive = sum(len(b[3]) for b in sample) / (time.perf_counter() - start)
-    print(f"{n} completions x 8 particles, mean prefix {mean_t:.1f} actions (cold likelihood caches)")
-    print(f"SSRL reward:  {fast:10,.0f} rewards/s  (target ≥ 20,000/s)")
+    sample = passes[0][: max(1, args.batches // 10)]
+    naive_seconds = []
+    for _ in range(args.passes):
+        start = time.perf_counter()
+        for layout, _, prefix, comps in sample:
+            for c in comps:
+                naive_reward(c, layout, prefix)
+        naive_seconds.append(time.perf_counter() - start)
+    naive = sum(len(b[3]) for b in sample) / min(naive_seconds)
+    print(f"{n} completions x 8 particles per pass, mean prefix {mean_t:.1f} actions; best of {args.passes} passes")
+    print(f"SSRL reward:  {fast:10,.0f} rewards/s  cold: new layouts and prefixes  (target ≥ 20,000/s)")
     print(f"  warm caches:{warm:10,.0f} rewards/s  (parse + reward; the rest is each new prompt's setup)")
     print(f"naive replay: {naive:10,.1f} rewards/s  -> {fast / naive:,.0f}x faster (target ≥ 100x)")
 

@@ -51,7 +51,7 @@ def _prefix_logliks(layout_text: str, actions: tuple[str, ...], epsilon: float) 
         return np.zeros(len(model.all_goals)), WorldState.initial(model.layout)
     previous, state = _prefix_logliks(layout_text, actions[:-1], epsilon)
     action = ACTION_NAMES.index(actions[-1])
-    step_probs = model.action_probs(state, model.all_goals)[:, action]
+    step_probs = model.policy_table(state)[:, action]
     logliks = previous + np.log(np.maximum(step_probs, STEP_PROB_FLOOR))
     logliks.setflags(write=False)
     return logliks, step(model.layout, state, action, Action.STAY)
