@@ -199,9 +199,17 @@ class ParticlesReward:
         self.__name__ = "ssrl_particles"
 
     def score(self, completion: object, layout: str, actions: Sequence[str], n_particles: int | None = None) -> float:
+        return self._score(completion, self._prompt_context(layout, actions), n_particles)
+
+    def _prompt_context(self, layout: str, actions: Sequence[str]) -> tuple:
+        """What scoring needs from a prompt, shared by all its completions: log-likelihoods and
+        log-prior per goal pair (lists), the scene's objects and the pair → row index."""
         logliks = goal_logliks(layout, actions, self.epsilon).tolist()
         logprior = _uniform_logprior(len(logliks)) if self.logprior is None else self.logprior(layout)
-        objects, pair_index = _lookups(layout, self.epsilon)
+        return (logliks, logprior, *_lookups(layout, self.epsilon))
+
+    def _score(self, completion: object, context: tuple, n_particles: int | None) -> float:
+        logliks, logprior, objects, pair_index = context
         result = parse_goal_particles(completion_text(completion), objects, n_particles)
         self.stats.add(result)
         if not result.ok:
@@ -211,7 +219,14 @@ class ParticlesReward:
 
     def __call__(self, prompts, completions, layout, actions, n_particles=None, **kwargs) -> list[float]:
         ns = n_particles if n_particles is not None else [None] * len(completions)
-        return [self.score(c, lay, act, n) for c, lay, act, n in zip(completions, layout, actions, ns)]
+        contexts: dict[tuple, tuple] = {}  # GRPO groups repeat each prompt num_generations times
+        rewards = []
+        for completion, lay, act, n in zip(completions, layout, actions, ns):
+            key = (lay, tuple(act))
+            if key not in contexts:
+                contexts[key] = self._prompt_context(lay, act)
+            rewards.append(self._score(completion, contexts[key], n))
+        return rewards
 
 
 _OPTION = re.compile(
