@@ -65,28 +65,32 @@ def bench_env(episodes) -> None:
     print(f"simulated human: {2000 / (time.perf_counter() - start):,.0f} actions/s")
 
 
-def bench_helped_episode(episodes, ticks: int = 100) -> None:
-    """Human + helper + exact inference for exactly ``ticks`` ticks (episodes restart on success)."""
-    times = []
-    for k, ep in enumerate(episodes[:20]):
-        human, helper = HumanModel(ep.layout), HelperPlanner(ep.layout)
-        rng = np.random.default_rng(k)
-        start = time.perf_counter()
-        inference = ExactGoalInference()
-        posterior = inference.reset(ep)
-        state = ep.initial_state()
-        for _ in range(ticks):
-            a = human.sample(state, ep.goal, rng)
-            b = helper.act(state, posterior, rng)
-            nxt = step(ep.layout, state, a, b)
-            posterior = inference.update(Observation(state, a))
-            state = nxt
-            if goal_achieved(state, ep.goal, ep.layout):
-                state, posterior = ep.initial_state(), inference.reset(ep)
-        times.append(time.perf_counter() - start)
+def helped_episode_seconds(ep, seed: int, ticks: int) -> float:
+    """One run of human + helper + exact inference for exactly ``ticks`` ticks (restarts on success)."""
+    _goal_table.cache_clear()  # cold: no policy table from an earlier run
+    human, helper = HumanModel(ep.layout), HelperPlanner(ep.layout)
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    inference = ExactGoalInference()
+    posterior = inference.reset(ep)
+    state = ep.initial_state()
+    for _ in range(ticks):
+        a = human.sample(state, ep.goal, rng)
+        b = helper.act(state, posterior, rng)
+        nxt = step(ep.layout, state, a, b)
+        posterior = inference.update(Observation(state, a))
+        state = nxt
+        if goal_achieved(state, ep.goal, ep.layout):
+            state, posterior = ep.initial_state(), inference.reset(ep)
+    return time.perf_counter() - start
+
+
+def bench_helped_episode(episodes, ticks: int = 100, repeats: int = 3) -> None:
+    """Per episode the best of ``repeats`` identical runs (same seed, same work); median over episodes."""
+    times = [min(helped_episode_seconds(ep, k, ticks) for _ in range(repeats)) for k, ep in enumerate(episodes[:20])]
     print(
-        f"{ticks}-tick helped episode with exact inference: median {np.median(times) * 1e3:.1f} ms "
-        f"(min {min(times) * 1e3:.1f}, max {max(times) * 1e3:.1f}; target ≤ 20 ms)"
+        f"{ticks}-tick helped episode with exact inference: median {np.median(times) * 1e3:.1f} ms over 20 episodes, "
+        f"each best of {repeats} (min {min(times) * 1e3:.1f}, max {max(times) * 1e3:.1f}; target ≤ 20 ms)"
     )
 
 
