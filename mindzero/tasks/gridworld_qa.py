@@ -65,9 +65,7 @@ def _describe(episode: Episode, state: WorldState, k: int) -> str:
     return f"{episode.layout.objects[k].label} at ({x},{y})"
 
 
-def _choose_options(
-    probs: np.ndarray, exclude: set[int], rng: np.random.Generator
-) -> tuple[int, int] | None:
+def _choose_options(probs: np.ndarray, exclude: set[int], rng: np.random.Generator) -> tuple[int, int] | None:
     """(likely, unlikely) object indices, or None when the posterior offers no clean pair."""
     order = [k for k in np.argsort(-probs, kind="stable") if k not in exclude]
     unlikely = [k for k in order if probs[k] < UNLIKELY]
@@ -76,9 +74,7 @@ def _choose_options(
     return int(order[0]), int(unlikely[int(rng.integers(len(unlikely)))])
 
 
-def episode_questions(
-    episode: Episode, rng: np.random.Generator, human: HumanModel | None = None
-) -> list[dict] | None:
+def episode_questions(episode: Episode, rng: np.random.Generator, human: HumanModel | None = None) -> list[dict] | None:
     """The three questions of an episode, or None when it cannot pose all three."""
     human = human or HumanModel(episode.layout, epsilon=0.0)
     states, actions = rollout_alone(episode, human, rng)

@@ -127,10 +127,19 @@ def test_parser_merges_floors_and_validates():
     p = {"color": "red", "shape": "square"}
     b = {"color": "Blue ", "shape": "CIRCLE"}
     g = {"color": "green", "shape": "star"}
-    text = "Here you go:\n```json\n" + json.dumps(
-        {"particles": [{"object1": p, "object2": b, "p": 0.5}, {"object1": b, "object2": p, "p": 0.3},
-                       {"object1": g, "object2": b, "p": 0.0}]}
-    ) + "\n```"
+    text = (
+        "Here you go:\n```json\n"
+        + json.dumps(
+            {
+                "particles": [
+                    {"object1": p, "object2": b, "p": 0.5},
+                    {"object1": b, "object2": p, "p": 0.3},
+                    {"object1": g, "object2": b, "p": 0.0},
+                ]
+            }
+        )
+        + "\n```"
+    )
     r = parse_goal_particles(text, objects)
     assert r.ok and r.merged == 1 and r.n_particles == 3
     assert r.posterior.hypotheses == ((0, 1), (1, 2))
@@ -138,8 +147,9 @@ def test_parser_merges_floors_and_validates():
     assert r.posterior.probs[0] == pytest.approx(0.8 / 0.801)
     bad = parse_goal_particles(json.dumps({"particles": [{"object1": p, "object2": p, "p": 1}]}), objects)
     assert not bad.ok and "same object" in bad.reason
-    unknown = parse_goal_particles(json.dumps({"particles": [{"object1": p, "object2": {"color": "x",
-                                   "shape": "y"}, "p": 1}]}), objects)
+    unknown = parse_goal_particles(
+        json.dumps({"particles": [{"object1": p, "object2": {"color": "x", "shape": "y"}, "p": 1}]}), objects
+    )
     assert not unknown.ok and "unknown object x y" in unknown.reason
     assert not parse_goal_particles(text, objects, max_particles=2).ok
 
@@ -162,8 +172,14 @@ def test_qa_reward_and_trl_signature():
     assert junk < min(a, b)
     ll = goal_logliks(layout, actions)
     assert a == pytest.approx(ll[0]) and b == pytest.approx(ll[5])
-    out = reward(["p", "p"], [[{"role": "assistant", "content": "(b)"}], "(a)"], layout=[layout] * 2,
-                 actions=[actions] * 2, choice_goals=[goals] * 2, extra_column=[1, 2])
+    out = reward(
+        ["p", "p"],
+        [[{"role": "assistant", "content": "(b)"}], "(a)"],
+        layout=[layout] * 2,
+        actions=[actions] * 2,
+        choice_goals=[goals] * 2,
+        extra_column=[1, 2],
+    )
     assert out == [pytest.approx(b), pytest.approx(a)]
     info = {"layout": layout, "actions": actions, "choice_goals": goals}
     assert compute_score("gridworld/qa", "(a)", None, info) == pytest.approx(a)

@@ -81,7 +81,6 @@ def generate_episodes(n: int, seed: int, family: str | None = None, prefix: str 
     ]
 
 
-
 def load_layouts(path: str | Path) -> list[Layout]:
     """Layouts from a text file, or from every ``*.txt`` file of a folder (sorted by name)."""
     path = Path(path)

@@ -257,9 +257,7 @@ def parse_layout(text: str, name: str = "") -> Layout:
         key, sep, desc = line.partition(":")
         words = desc.split()
         if not sep or not key.strip().isdigit() or len(words) != 2:
-            raise UserError(
-                f"{where}line {line_no + 1}, column 1: expected '<digit>: <color> <shape>', got {line!r}"
-            )
+            raise UserError(f"{where}line {line_no + 1}, column 1: expected '<digit>: <color> <shape>', got {line!r}")
         k = int(key)
         try:
             legend[k] = GridObject(words[0], words[1])
