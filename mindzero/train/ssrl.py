@@ -32,6 +32,7 @@ import numpy as np
 
 from mindzero.core.config import apply_preset
 from mindzero.core.errors import UserError
+from mindzero.core.results import atomic_write_text
 
 TASKS = ("qa", "assist")
 
@@ -358,7 +359,7 @@ def _trim_log(path: Path, step: int) -> None:
     if not path.is_file():
         return
     kept = [line for line in path.read_text().splitlines() if json.loads(line)["step"] <= step]
-    path.write_text("".join(f"{line}\n" for line in kept))
+    atomic_write_text(path, "".join(f"{line}\n" for line in kept))
 
 
 def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
@@ -402,8 +403,8 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     started = time.perf_counter()
     log_path = out / "train_log.jsonl"
     _trim_log(log_path, _checkpoint_step(checkpoint) if checkpoint else 0)
-    (out / "ssrl_config.json").write_text(
-        json.dumps({**dataclasses.asdict(config), "model_path": str(model_path)}, indent=2)
+    atomic_write_text(
+        out / "ssrl_config.json", json.dumps({**dataclasses.asdict(config), "model_path": str(model_path)}, indent=2)
     )
     trainer = GRPOTrainer(
         model=model,
