@@ -117,6 +117,8 @@ class HumanModel:
 
     @cached_property
     def _move_table(self) -> np.ndarray:
+        """Move rows by (stay cost, pattern); stay costs stay below 2·(max distance) + 2, since the
+        longest is d(human, first) + d(first, other) − 1."""
         reachable = self.layout.distance[self.layout.distance < UNREACHABLE]
         return _move_table(2 * int(reachable.max()) + 2, self.epsilon, self.tau, self.c, self.gamma)
 
@@ -175,7 +177,8 @@ class HumanModel:
         return rows[_partner_table(len(objs))[k]]
 
     def reference_policy(self, state: WorldState, goals: np.ndarray) -> np.ndarray:
-        """The policy computed for each row of ``goals`` (G, 2)."""
+        """The policy for each row of ``goals`` (G, 2), computed goal by goal as the module docstring
+        states it: the specification the fast table must equal, and the naive benchmarks' baseline."""
         lay = self.layout
         objs = np.asarray(state.objects)
         pos = state.human
