@@ -77,8 +77,7 @@ class HelperPlanner:
             carry_len = np.maximum(dist[first_cell[:, None], other_cell] - 1, 0)
             human_plan = dist[state.human, first_cell][:, None] + 2 + 2 * carry_len
         else:
-            blocked = occupied[lay.neighbors]  # per cell: the human's distance to its nearest free neighbour
-            to_put = np.where(blocked, UNREACHABLE, lay.neighbor_distance[state.human]).min(axis=1)
+            to_put = free_neighbor_distance(lay, state.human, slice(None), occupied)  # around every cell
             human_plan = 2 * to_put[other_cell] + 1
         return np.where(placed, 0, np.minimum(np.minimum(helper_plan, human_plan), UNREACHABLE))
 

@@ -50,20 +50,8 @@ def softmax_rows(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
-def nearest_free_neighbor_cost(
-    layout: Layout, from_cells: np.ndarray, around: np.ndarray, occupied: np.ndarray
-) -> np.ndarray:
-    """Distance (moves) from each of ``from_cells`` (shape (..., k)) to the nearest free cell
-    4-adjacent to ``around`` (shape (...,)); free = no obstacle, no object on the ground."""
-    nb = layout.neighbors[around]  # (..., 4)
-    valid = (nb >= 0) & ~occupied[np.maximum(nb, 0)]
-    d = layout.distance[from_cells[..., :, None], np.maximum(nb, 0)[..., None, :]]  # (..., k, 4)
-    d = np.where(valid[..., None, :], d, UNREACHABLE)
-    return d.min(axis=-1)
-
-
 def free_neighbor_distance(
-    layout: Layout, from_cells: np.ndarray | int, around: np.ndarray | int, occupied: np.ndarray
+    layout: Layout, from_cells: np.ndarray | int, around: np.ndarray | int | slice, occupied: np.ndarray
 ) -> np.ndarray:
     """Distance from ``from_cells`` to the nearest free cell 4-adjacent to ``around`` (shapes
     broadcast; free = no obstacle, no object on the ground); ``UNREACHABLE`` if there is none."""
@@ -195,8 +183,7 @@ class HumanModel:
             occupied = state.ground_mask(lay.n_cells)
             in_goal = (a == k) | (b == k)
             other_obj = np.where(a == k, b, a)
-            from_cells = np.broadcast_to(moves_from, (len(goals), N_MOVES))
-            cost = nearest_free_neighbor_cost(lay, from_cells, objs[other_obj], occupied)
+            cost = free_neighbor_distance(lay, moves_from, objs[other_obj][:, None], occupied)  # (G, 5)
             put = in_goal & (other_obj != state.helper_carry) & (cost[:, Action.STAY] == 0)
             # A goal without the carried object never made the human pick it: drop it where possible.
             drop = ~in_goal & ~occupied[pos]
