@@ -68,10 +68,10 @@ def _uniform_logprior(n_goals: int) -> tuple[float, ...]:
 
 
 @lru_cache(maxsize=256)
-def _lookups(layout_text: str, epsilon: float) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[int, ...], ...]]:
+def _lookups(layout_text: str) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[int, ...], ...]]:
     """(object names, ``pair_index`` as nested tuples): what scoring a completion looks up, per layout."""
-    model = _model(layout_text, epsilon)
-    return tuple(object_names(model.layout)), tuple(map(tuple, model.pair_index.tolist()))
+    layout = _layout(layout_text)
+    return tuple(object_names(layout)), tuple(map(tuple, HumanModel(layout).pair_index.tolist()))
 
 
 def object_names(layout: Layout) -> list[tuple[str, str]]:
@@ -206,7 +206,7 @@ class ParticlesReward:
         log-prior per goal pair (lists), the scene's objects and the pair → row index."""
         logliks = goal_logliks(layout, actions, self.epsilon).tolist()
         logprior = _uniform_logprior(len(logliks)) if self.logprior is None else self.logprior(layout)
-        return (logliks, logprior, *_lookups(layout, self.epsilon))
+        return (logliks, logprior, *_lookups(layout))
 
     def _score(self, completion: object, context: tuple, n_particles: int | None) -> float:
         logliks, logprior, objects, pair_index = context
@@ -262,7 +262,7 @@ class QAReward:
 
     def score(self, completion: object, layout: str, actions: Sequence[str], choice_goals) -> float:
         logliks = goal_logliks(layout, actions, self.epsilon)
-        pair_index = _lookups(layout, self.epsilon)[1]
+        pair_index = _lookups(layout)[1]
         options = [float(logliks[pair_index[g[0]][g[1]]]) for g in choice_goals]
         choice = parse_option(completion_text(completion))
         self.n += 1
