@@ -108,15 +108,13 @@ def held_out_parse_rate(model_dir: Path, config: FormatSFTConfig) -> dict[str, A
 def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
     """Run the SFT steps; returns a summary (steps, seconds, final model, held-out parse rate)."""
     from mindzero.llm.models import resolve_model
-    from mindzero.train.ssrl import _cuda, _last_checkpoint, _require
+    from mindzero.train.ssrl import _cuda, _require, resume_checkpoint
 
     if config.prompt_style not in ("full", "compact"):
         raise UserError(f"unknown prompt style {config.prompt_style!r}; use full or compact")
     model_path = resolve_model(config.model)  # a wrong path fails here, before the slow imports
     out = Path(config.out)
-    checkpoint = _last_checkpoint(out) if config.resume else None
-    if config.resume and checkpoint is None:
-        raise UserError(f"--resume: no checkpoint-* folder in {out}; train without --resume first")
+    checkpoint = resume_checkpoint(out, config.resume)
     trl = _require("trl", "llm")
     import datasets
     from transformers import AutoModelForCausalLM, AutoTokenizer

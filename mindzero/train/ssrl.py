@@ -344,10 +344,15 @@ def _cuda() -> bool:
     return torch.cuda.is_available()
 
 
-def _last_checkpoint(out: Path) -> Path | None:
-    """The ``checkpoint-N`` folder with the largest N (what ``--resume`` continues from)."""
+def resume_checkpoint(out: Path, resume: bool) -> Path | None:
+    """With ``resume``, the ``checkpoint-N`` folder in ``out`` with the largest N (a one-line error
+    if there is none); else None."""
+    if not resume:
+        return None
     found = [p for p in out.glob("checkpoint-*") if p.name.split("-")[-1].isdigit()]
-    return max(found, key=lambda p: int(p.name.split("-")[-1])) if found else None
+    if not found:
+        raise UserError(f"--resume: no checkpoint-* folder in {out}; train without --resume first")
+    return max(found, key=lambda p: int(p.name.split("-")[-1]))
 
 
 def _checkpoint_step(checkpoint: Path) -> int:
@@ -366,9 +371,7 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     """Run GRPO; returns a summary (steps, seconds, final model folder, last logged statistics)."""
     config = resolve_config(config)
     out = Path(config.out)
-    checkpoint = _last_checkpoint(out) if config.resume else None
-    if config.resume and checkpoint is None:
-        raise UserError(f"--resume: no checkpoint-* folder in {out}; train without --resume first")
+    checkpoint = resume_checkpoint(out, config.resume)
     if config.use_vllm:
         _require("vllm", "vllm")
     if config.lora:
