@@ -15,6 +15,7 @@ and padding not counted. Scoring a continuation counts its prompt plus the conti
 from __future__ import annotations
 
 import contextlib
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -125,6 +126,15 @@ class UsageMeter:
         )
         self.total = self.total + call
         return call
+
+    def record_generations(self, results: Sequence[Sequence[Generation]], started: float) -> Usage:
+        """Add one ``generate`` call: every completion's tokens, wall time since ``started``
+        (a ``time.perf_counter()`` reading)."""
+        return self.record(
+            prompt_tokens=sum(g.prompt_tokens for gs in results for g in gs),
+            completion_tokens=sum(g.completion_tokens for gs in results for g in gs),
+            seconds=time.perf_counter() - started,
+        )
 
     def snapshot(self) -> Usage:
         """A copy of the totals now; subtract two snapshots to get the work in between."""

@@ -80,11 +80,7 @@ class OpenAIBackend(Backend):
         start = time.perf_counter()
         with ThreadPoolExecutor(self.concurrency) as pool:
             results = list(pool.map(lambda p: self._sample(p, n, temperature, max_new_tokens, seed), prompts))
-        self.usage.record(
-            prompt_tokens=sum(g.prompt_tokens for gs in results for g in gs),
-            completion_tokens=sum(g.completion_tokens for gs in results for g in gs),
-            seconds=time.perf_counter() - start,
-        )
+        self.usage.record_generations(results, start)
         return results
 
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[float]:

@@ -141,11 +141,7 @@ class TransformersBackend(Backend):
                 new = out[:, input_ids.shape[1] :].tolist()
                 for i, ids in enumerate(batch):
                     results.append([self._completion(new[i * runs + j], len(ids)) for j in range(runs)])
-        self.usage.record(
-            prompt_tokens=sum(g.prompt_tokens for gs in results for g in gs),
-            completion_tokens=sum(g.completion_tokens for gs in results for g in gs),
-            seconds=time.perf_counter() - start,
-        )
+        self.usage.record_generations(results, start)
         return [gs * (n // runs) for gs in results]
 
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[float]:

@@ -85,11 +85,7 @@ class VLLMBackend(Backend):
             ]
             for out in outputs
         ]
-        self.usage.record(
-            prompt_tokens=sum(g.prompt_tokens for gs in results for g in gs),
-            completion_tokens=sum(g.completion_tokens for gs in results for g in gs),
-            seconds=time.perf_counter() - start,
-        )
+        self.usage.record_generations(results, start)
         return results
 
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[float]:
