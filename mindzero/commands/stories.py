@@ -7,18 +7,9 @@ import json
 from pathlib import Path
 
 from mindzero.stories.semantics import SEMANTICS
+from mindzero.tasks.stories_cli import story_lengths
 
 DEFAULT_HITOM = "../shared/data/hitom/Hi-ToM_data.json"
-
-
-def _lengths(text: str) -> tuple[int, ...]:
-    try:
-        values = tuple(int(x) for x in text.split(","))
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(f"expected comma-separated lengths, got {text!r}") from err
-    if not values or any(v not in (1, 2, 3) for v in values):
-        raise argparse.ArgumentTypeError("story lengths must be among 1, 2, 3")
-    return values
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,7 +21,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     gen.add_argument("--n", type=int, required=True, help="number of stories (5 questions each, orders 0-4)")
     gen.add_argument("--out", required=True, help="output folder (stories.jsonl, hf/, manifest.json)")
     gen.add_argument("--seed", type=int, default=0)
-    gen.add_argument("--lengths", type=_lengths, default=(1, 2, 3), help="chapters per story, cycled (default 1,2,3)")
+    gen.add_argument(
+        "--lengths", type=story_lengths, default=(1, 2, 3), help="chapters per story, cycled (default 1,2,3)"
+    )
     gen.add_argument("--noise", type=float, default=0.1, help="probability of a distractor before each line")
     gen.add_argument("--semantics", choices=SEMANTICS, default="hitom")
     gen.add_argument("--no-hf", action="store_true", help="skip the Hugging Face datasets export")

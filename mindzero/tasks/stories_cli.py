@@ -14,7 +14,8 @@ from mindzero.core.errors import UserError
 from mindzero.tasks.stories_scale import ScaleEvalConfig
 
 
-def _lengths(text: str) -> tuple[int, ...]:
+def story_lengths(text: str) -> tuple[int, ...]:
+    """argparse type of ``--lengths``: comma-separated chapters per story, each 1, 2 or 3."""
     try:
         values = tuple(int(x) for x in text.split(","))
     except ValueError as err:
@@ -33,7 +34,7 @@ def add_pbm_verbs(verbs: argparse._SubParsersAction) -> None:
     data.add_argument("--out", required=True, help="output folder (stepwise.jsonl, hf/, manifest.json)")
     data.add_argument("--stories", type=int, default=100, help="generated stories (5 questions each)")
     data.add_argument("--seed", type=int, default=0)
-    data.add_argument("--lengths", type=_lengths, default=(1,), help="chapters per story, cycled (default 1)")
+    data.add_argument("--lengths", type=story_lengths, default=(1,), help="chapters per story, cycled (default 1)")
     data.add_argument(
         "--source",
         choices=("gold", "policy", "both"),
