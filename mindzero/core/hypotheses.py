@@ -25,7 +25,8 @@ import numpy as np
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from pydantic_core import from_json
 
-from mindzero.core.posterior import Posterior, merge_weights
+from mindzero.core.posterior import Posterior, normalise_weights
+from mindzero.core.reward import entropy
 
 
 class Object(BaseModel):
@@ -66,6 +67,11 @@ class ParseResult:
     notes: list[str] = field(default_factory=list)
 
     @cached_property
+    def entropy(self) -> float:
+        """H of the probabilities in nats (0 when not ok): the reward and the training log both read it."""
+        return entropy(self.probs)
+
+    @cached_property
     def posterior(self) -> Posterior | None:
         """The particles as a :class:`Posterior`; built on demand, as the reward needs only the tuples."""
         return Posterior(self.hypotheses, np.array(self.probs)) if self.ok else None
@@ -82,7 +88,7 @@ def _candidates(text: str) -> Iterator[str]:
 
 
 _Index = dict[tuple[str, str], int]
-_Goals = tuple[list[tuple[int, int]], list[float]]  # sorted object-index pairs, floored weights
+_Goals = tuple[dict[tuple[int, int], float], int]  # floored weights summed per sorted object-index pair; particles
 
 
 def _key(color: str, shape: str) -> tuple[str, str]:
@@ -103,7 +109,7 @@ def _match(particles: list[dict], index: _Index, max_particles: int | None, p_fl
         return "no particles"
     if max_particles is not None and len(particles) > max_particles:
         return f"too many particles: {len(particles)} > {max_particles}"
-    goals, weights = [], []
+    merged: dict[tuple[int, int], float] = {}
     for n, particle in enumerate(particles):
         ids = []
         for obj in (particle["object1"], particle["object2"]):
@@ -117,9 +123,9 @@ def _match(particles: list[dict], index: _Index, max_particles: int | None, p_fl
         i, j = ids
         if i == j:
             return f"particle {n}: object1 and object2 are the same object"
-        goals.append((i, j) if i < j else (j, i))
-        weights.append(max(particle["p"], p_floor))
-    return goals, weights
+        pair = (i, j) if i < j else (j, i)
+        merged[pair] = merged.get(pair, 0.0) + max(particle["p"], p_floor)
+    return merged, len(particles)
 
 
 def _plain_match(candidate: str, index: _Index, max_particles: int | None, p_floor: float) -> _Goals | None:
@@ -130,17 +136,17 @@ def _plain_match(candidate: str, index: _Index, max_particles: int | None, p_flo
         particles = from_json(candidate)["particles"]
         if not particles or (max_particles is not None and len(particles) > max_particles):
             return None
-        goals, weights = [], []
+        merged: dict[tuple[int, int], float] = {}
         for particle in particles:
             o1, o2, p = particle["object1"], particle["object2"], particle["p"]
             i, j = index[o1["color"], o1["shape"]], index[o2["color"], o2["shape"]]  # keys are str: values too
             if i == j or not 0 <= p <= 1:  # a number or a bool, as the validator takes; else TypeError
                 return None
-            goals.append((i, j) if i < j else (j, i))
-            weights.append(max(p, p_floor))
+            pair = (i, j) if i < j else (j, i)
+            merged[pair] = merged.get(pair, 0.0) + (p if p > p_floor else p_floor)
     except (ValueError, TypeError, KeyError):  # not JSON; not a list of objects where expected; no such key
         return None
-    return goals, weights
+    return merged, len(particles)
 
 
 def _goals(text: str, index: _Index, max_particles: int | None, p_floor: float) -> _Goals | str:
@@ -182,14 +188,14 @@ def parse_goal_particles(
     found = _goals(text, _object_index(tuple(map(tuple, objects))), max_particles, p_floor)
     if isinstance(found, str):
         return ParseResult(False, reason=found)
-    goals, weights = found
+    weights, n_particles = found
     try:
-        hypotheses, probs = merge_weights(goals, weights)
+        hypotheses, probs = normalise_weights(weights)
     except ValueError:  # only reachable with p_floor = 0
         return ParseResult(False, reason="probabilities sum to 0")
-    merged = len(goals) - len(hypotheses)
+    merged = n_particles - len(hypotheses)
     notes = [f"merged {merged} duplicate pair(s)"] if merged else []
-    return ParseResult(True, hypotheses, tuple(probs), None, len(goals), merged, notes)
+    return ParseResult(True, hypotheses, tuple(probs), None, n_particles, merged, notes)
 
 
 def format_goal_particles(

@@ -12,9 +12,14 @@ def merge_weights(hypotheses: Sequence[Hashable], weights: Sequence[float]) -> t
     """(distinct hypotheses in first-seen order, their summed weights normalised to 1).
 
     Plain Python: parsers call it once per model output, on a handful of particles."""
-    merged: dict[Hashable, float] = {}
+    merged = dict.fromkeys(hypotheses, 0.0)
     for h, w in zip(hypotheses, weights, strict=True):
-        merged[h] = merged.get(h, 0.0) + float(w)
+        merged[h] += w
+    return normalise_weights(merged)
+
+
+def normalise_weights(merged: dict[Hashable, float]) -> tuple[tuple[Hashable, ...], list[float]]:
+    """(hypotheses, weights / their sum) of already merged weights; ValueError without positive mass."""
     total = sum(merged.values())
     if not total > 0:
         raise ValueError("weights must have a positive sum")

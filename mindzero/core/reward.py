@@ -37,18 +37,23 @@ def entropy(q: Sequence[float]) -> float:
 
 
 def ssrl_reward(
-    q: Sequence[float], loglik: Sequence[float], logprior: Sequence[float], config: RewardConfig = RewardConfig()
+    q: Sequence[float],
+    loglik: Sequence[float],
+    logprior: Sequence[float],
+    config: RewardConfig = RewardConfig(),
+    q_entropy: float | None = None,
 ) -> float:
-    """R(q) for particles with weights ``q`` (sum 1), log-likelihoods and log-priors (nats)."""
+    """R(q) for particles with weights ``q`` (sum 1), log-likelihoods and log-priors (nats);
+    ``q_entropy``: H(q), when the caller has it already."""
     if config.single_hypothesis:
         best = max(range(len(q)), key=q.__getitem__)  # first on ties
-        q, loglik, logprior = [1.0], [loglik[best]], [logprior[best]]
+        q, loglik, logprior, q_entropy = [1.0], [loglik[best]], [logprior[best]], 0.0
     if config.use_prior:
         value = sum([w * (ll + lp) for w, ll, lp in zip(q, loglik, logprior, strict=True)])
     else:
         value = sum([w * ll for w, ll in zip(q, loglik, strict=True)])
     if config.entropy_weight:
-        value += config.entropy_weight * entropy(q)
+        value += config.entropy_weight * (entropy(q) if q_entropy is None else q_entropy)
     return float(value)
 
 

@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 from mindzero.core.hypotheses import ParseResult, parse_goal_particles, particles_schema
-from mindzero.core.reward import RewardConfig, entropy, failure_reward, ssrl_reward
+from mindzero.core.reward import RewardConfig, failure_reward, ssrl_reward
 from mindzero.envs.gridworld.episodes import Episode, generate_episodes, rollout_alone
 from mindzero.envs.gridworld.human import HumanModel
 from mindzero.envs.gridworld.layout import Layout, parse_layout
@@ -172,7 +172,7 @@ class RewardStats:
     def add(self, result: ParseResult) -> None:
         self.n += 1
         if result.ok:
-            self.entropy_sum += entropy(result.probs)
+            self.entropy_sum += result.entropy
         else:
             self.failures += 1
             key = (result.reason or "").split(":")[0]
@@ -215,7 +215,8 @@ class ParticlesReward:
         if not result.ok:
             return failure_reward(logliks, logprior, self.config)
         rows = [pair_index[i][j] for i, j in result.hypotheses]
-        return ssrl_reward(result.probs, [logliks[r] for r in rows], [logprior[r] for r in rows], self.config)
+        lls, lps = [logliks[r] for r in rows], [logprior[r] for r in rows]
+        return ssrl_reward(result.probs, lls, lps, self.config, result.entropy)
 
     def __call__(self, prompts, completions, layout, actions, n_particles=None, **kwargs) -> list[float]:
         ns = n_particles if n_particles is not None else [None] * len(completions)

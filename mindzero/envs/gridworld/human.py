@@ -22,13 +22,19 @@ left, right), so every move keeps probability ≥ ε/5 under every goal.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from itertools import product
 
 import numpy as np
 
-from mindzero.envs.gridworld.layout import PATTERN_DIGITS, UNIFORM_PATTERN, UNREACHABLE, Layout
+from mindzero.envs.gridworld.layout import UNREACHABLE, Layout
 from mindzero.envs.gridworld.world import N_ACTIONS, N_MOVES, Action, Goal, WorldState, goal_pairs
+
+#: A move changes a shortest-path distance by −1, 0 or +1, so the 4 moves' changes form one of
+#: 3⁴ patterns, numbered Σ_m 3^(m−1)·(δ_m + 1) over moves m = up, down, left, right.
+PATTERN_DIGITS = np.array([1, 3, 9, 27])
+#: The pattern in which no move changes the distance.
+UNIFORM_PATTERN = int(PATTERN_DIGITS.sum())
 
 
 def reward_to_go(n: np.ndarray, c: float, gamma: float) -> np.ndarray:
@@ -55,8 +61,9 @@ def free_neighbor_distance(
 ) -> np.ndarray:
     """Distance from ``from_cells`` to the nearest free cell 4-adjacent to ``around`` (shapes
     broadcast; free = no obstacle, no object on the ground); ``UNREACHABLE`` if there is none."""
-    blocked = occupied[layout.neighbors[around]]  # padding (-1) reads a cell, but its distance is UNREACHABLE
-    return np.where(blocked, UNREACHABLE, layout.neighbor_distance[from_cells, around]).min(axis=-1)
+    cells = layout.neighbors[around]  # (..., 4); padding -1 reads a cell, but its distance is UNREACHABLE
+    dist = layout.dist(cells, np.asarray(from_cells)[..., None])  # rows of the neighbours: reused while they stay
+    return np.where(occupied[cells], UNREACHABLE, dist).min(axis=-1)
 
 
 def human_roles(state: WorldState, layout: Layout, goals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -64,7 +71,7 @@ def human_roles(state: WorldState, layout: Layout, goals: np.ndarray) -> tuple[n
     under the human model — the one it carries; else the one not in the helper's hands; else the
     nearer one (ties: the lower index) — and the other one."""
     a, b = goals[:, 0], goals[:, 1]
-    d = layout.distance[state.human, list(state.objects)]  # per object
+    d = layout.dist(np.array(state.objects), state.human)  # per object
     first = np.where(d[a] <= d[b], a, b)
     if state.helper_carry >= 0:
         first = np.where(a == state.helper_carry, b, np.where(b == state.helper_carry, a, first))
@@ -103,12 +110,12 @@ class HumanModel:
         """``pair_index[i, j]``: row of goal {i, j} in ``all_goals`` (symmetric; -1 on the diagonal)."""
         return _goal_index(len(self.layout.objects))[1]
 
-    @cached_property
+    @property
     def _move_table(self) -> np.ndarray:
-        """Move rows by (stay cost, pattern); stay costs stay below 2·(max distance) + 2, since the
-        longest is d(human, first) + d(first, other) − 1."""
-        reachable = self.layout.distance[self.layout.distance < UNREACHABLE]
-        return _move_table(2 * int(reachable.max()) + 2, self.epsilon, self.tau, self.c, self.gamma)
+        """Move rows by (stay cost, pattern). The longest stay cost, d(human, first) + d(first, other) − 1,
+        is below 2·n_cells; bounding by the grid size (not the layout's longest path) shares the
+        table between all layouts of a size."""
+        return _move_table(2 * self.layout.n_cells, self.epsilon, self.tau, self.c, self.gamma)
 
     def action_probs(self, state: WorldState, goals: np.ndarray) -> np.ndarray:
         """P(action | goal, state) for every goal: shape (G, 7); rows sum to 1.
@@ -135,13 +142,14 @@ class HumanModel:
         fixed = _fixed_rows(self.epsilon)
         last = len(moves_table) - 1
         if state.human_carry < 0:
+            to_objects, patterns = _target_fields(lay, state.objects, None)
             first, other = human_roles(state, lay, self.all_goals)
-            first_cell = objs[first]
-            n0 = lay.distance[pos, first_cell] + np.maximum(lay.distance[first_cell, objs[other]] - 1, 0)
-            table = moves_table[np.minimum(n0, last), lay.delta_pattern[first_cell, pos]]
+            to_first = to_objects[pos, first]
+            n0 = to_first + np.maximum(lay.dist(objs[first], objs[other]) - 1, 0)
+            table = moves_table[np.minimum(n0, last), patterns[pos, first]]
             if state.human_rest:
                 table[:] = fixed[2]
-            pick = first_cell == pos
+            pick = to_first == 0
             if pick.any():
                 table[pick] = fixed[0]
             return table
@@ -149,14 +157,17 @@ class HumanModel:
         # row n_objects serves the goals without k (cost 0 everywhere: uniform moves).
         k = state.human_carry
         occupied = state.ground_mask(lay.n_cells)
-        reach = free_neighbor_distance(lay, lay.next_cell[pos], objs[:, None], occupied)  # (n_objects, 5 moves)
-        n0 = reach[:, 0]
+        # Row k is never read (no object is its own partner): aiming it at another object's cell
+        # keeps the fields' key fixed while the human walks carrying k.
+        around = list(state.objects)
+        around[k] = around[k - 1]
+        to_put, patterns = _target_fields(lay, tuple(around), occupied.tobytes())
+        n0 = to_put[pos]
         rows = np.empty((len(objs) + 1, N_ACTIONS))
         if state.human_rest:
             rows[:] = fixed[2]
-        else:  # a move changes the distance by −1, 0 or +1 (by 0 if no target is reachable)
-            pattern = (reach[:, 1:] - n0[:, None] + 1) @ PATTERN_DIGITS
-            rows[:-1] = moves_table[np.minimum(n0, last), pattern]
+        else:
+            rows[:-1] = moves_table[np.minimum(n0, last), patterns[pos]]
             rows[-1] = moves_table[0, UNIFORM_PATTERN]
         interact = np.append(n0 == 0, not occupied[pos])
         if state.helper_carry >= 0:
@@ -215,6 +226,28 @@ def _goal_table(model: HumanModel, state: WorldState) -> np.ndarray:
     return table
 
 
+@lru_cache(maxsize=256)
+def _target_fields(layout: Layout, targets: tuple[int, ...], occupied: bytes | None) -> tuple[np.ndarray, np.ndarray]:
+    """Distance fields towards each target cell and their move patterns, at every cell: (distance
+    (n_cells, T), pattern (n_cells, T) as numbered by ``PATTERN_DIGITS``). With ``occupied`` (the
+    ground mask's bytes), the distance to the nearest free cell next to each target instead.
+    Targets stay put for many steps (the objects while the human walks to them or carries one),
+    so one pair of fields serves them all. Read-only."""
+    cells = np.arange(layout.n_cells)
+    around = np.array(targets)[:, None]
+    if occupied is None:
+        dist = layout.dist(around, cells).T
+    else:
+        dist = free_neighbor_distance(layout, cells, around, np.frombuffer(occupied, dtype=bool)).T
+    # A field changes by at most 1 per move between free cells; the sign keeps obstacle cells
+    # (never stood on) in range.
+    deltas = np.sign(dist[layout.next_cell[:, 1:]] - dist[:, None, :]) + 1  # (n_cells, 4 moves, T)
+    patterns = np.einsum("cmt,m->ct", deltas, PATTERN_DIGITS)
+    for table in (dist, patterns):
+        table.setflags(write=False)
+    return dist, patterns
+
+
 @lru_cache(maxsize=64)
 def _goal_index(n_objects: int) -> tuple[np.ndarray, np.ndarray]:
     """(every goal pair (n_pairs, 2) in ``goal_pairs`` order, symmetric pair → row index)."""
@@ -250,7 +283,7 @@ def _fixed_rows(epsilon: float) -> np.ndarray:
 def _move_table(n_costs: int, epsilon: float, tau: float, c: float, gamma: float) -> np.ndarray:
     """``table[n0, pattern]``: the 7 action probabilities of a Boltzmann move choice whose stay cost
     is ``n0`` < ``n_costs`` moves and whose 4 moves change it by the deltas of ``pattern`` (see
-    ``Layout.delta_pattern``), ε-mixture included; the extra last row (unreachable target) is
+    ``PATTERN_DIGITS``), ε-mixture included; the extra last row (unreachable target) is
     uniform over moves. Shape (n_costs + 1, 81, 7)."""
     deltas = np.array(list(product((-1, 0, 1), repeat=4)))[:, ::-1]  # column m-1 ↔ move m
     steps = np.concatenate([np.zeros((len(deltas), 1), dtype=np.int64), deltas], axis=1)

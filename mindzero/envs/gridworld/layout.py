@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
+from scipy.sparse import csr_array
+from scipy.sparse.csgraph import dijkstra
 
 from mindzero.core.errors import UserError
 
@@ -26,12 +28,6 @@ MOVE_DELTAS = ((0, 0), (0, 1), (0, -1), (-1, 0), (1, 0))
 
 #: Distance used for unreachable cells: larger than any path, small enough for float maths.
 UNREACHABLE = 10_000
-
-#: A move changes a shortest-path distance by −1, 0 or +1, so the 4 moves' changes form one of
-#: 3⁴ patterns, numbered Σ_m 3^(m−1)·(δ_m + 1) over moves m = up, down, left, right.
-PATTERN_DIGITS = np.array([1, 3, 9, 27])
-#: The pattern in which no move changes the distance.
-UNIFORM_PATTERN = int(PATTERN_DIGITS.sum())
 
 
 @dataclass(frozen=True)
@@ -119,77 +115,62 @@ class Layout:
 
     @cached_property
     def neighbors(self) -> np.ndarray:
-        """``neighbors[i]``: the up to 4 free cells 4-adjacent to ``i`` (in move order), padded with -1."""
+        """``neighbors[i, m]``: the free cell one move ``m`` (up, down, left, right) away from ``i``, or -1."""
         moved = self.next_cell[:, 1:]
-        valid = moved != np.arange(self.n_cells)[:, None]
-        order = np.argsort(~valid, axis=1, kind="stable")  # valid entries first, move order kept
-        table = np.where(np.take_along_axis(valid, order, 1), np.take_along_axis(moved, order, 1), -1)
+        table = np.where(moved != np.arange(self.n_cells)[:, None], moved, -1)
         table.setflags(write=False)
         return table
+
+    @cached_property
+    def graph(self) -> csr_array:
+        """The move graph for ``scipy.sparse.csgraph``: an edge from each free cell to each free cell
+        one move away. Undirected in effect (every move can be undone), so distances are symmetric."""
+        edge = (self.neighbors >= 0) & ~self.blocked[:, None]
+        indptr = np.concatenate([[0], np.cumsum(edge.sum(axis=1))]).astype(np.int32)  # csgraph's index type
+        indices = self.neighbors[edge].astype(np.int32)
+        return csr_array((np.ones(len(indices)), indices, indptr), shape=(self.n_cells, self.n_cells))
+
+    @cached_property
+    def _distance_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """(shortest-path rows, filled on demand: shape (n_cells + 1, n_cells); which rows are filled).
+        The extra last row, which index -1 (``neighbors`` padding) reads, is all ``UNREACHABLE``."""
+        table = np.full((self.n_cells + 1, self.n_cells), UNREACHABLE, dtype=np.int64)
+        filled = np.zeros(self.n_cells + 1, dtype=bool)
+        filled[-1] = True
+        return table, filled
+
+    def dist(self, sources: np.ndarray | int, targets: np.ndarray | int | slice = slice(None)) -> np.ndarray:
+        """Shortest-path lengths in moves from ``sources`` to ``targets`` (cell indices; arrays
+        broadcast; source -1 reads ``UNREACHABLE``); ``UNREACHABLE`` where no path exists.
+
+        A source's row is computed on first use (breadth-first, ``scipy.sparse.csgraph``) and kept:
+        a reward scores thousands of prompts on new layouts and needs the rows of a few cells
+        (objects, their neighbours), not all pairs. Since ``dist(a, b) == dist(b, a)``, callers
+        put the cells whose rows they reuse on the source side."""
+        table, filled = self._distance_rows
+        missing = ~filled[sources]
+        if missing.any():
+            cells = np.unique(np.asarray(sources)[missing])
+            rows = dijkstra(self.graph, indices=cells, unweighted=True)
+            rows[:, self.blocked] = np.inf  # a source on an obstacle reached only itself
+            table[cells] = np.where(np.isinf(rows), UNREACHABLE, rows)
+            filled[cells] = True
+        return table[sources, targets]
 
     @cached_property
     def distance(self) -> np.ndarray:
-        """All-pairs BFS shortest-path lengths in moves; ``UNREACHABLE`` where no path exists.
-
-        Breadth-first from every free cell at once. Each source's grid is flattened with a border
-        of obstacles (row length ``w + 2``), so the 4 moves are shifts by ±1 and ±(w + 2) of one
-        contiguous boolean array and no move wraps around a row end."""
-        n, h, w = self.n_cells, self.height, self.width
-        row = w + 2
-        cells = np.arange(n)
-        padded = (cells // w + 1) * row + cells % w + 1  # cell index in the bordered grid
-        free = ~self.blocked
-        sources = np.flatnonzero(free)
-        frontier = np.zeros((len(sources), (h + 2) * row), dtype=bool)
-        frontier[np.arange(len(sources)), padded[sources]] = True
-        is_open = np.zeros_like(frontier)  # free and not reached yet
-        is_open[:, padded[free]] = True
-        is_open &= ~frontier
-        inner = slice(row, -row)  # first and last rows are border: never open
-        open_inner = is_open[:, inner]
-        steps = np.zeros(open_inner.shape, dtype=np.int16)  # levels survived unreached = distance
-        while True:
-            grown = frontier[:, row - 1 : -row - 1] | frontier[:, row + 1 : -row + 1]
-            grown |= frontier[:, : -2 * row]
-            grown |= frontier[:, 2 * row :]
-            grown &= open_inner
-            if not grown.any():
-                break
-            steps += open_inner
-            open_inner ^= grown
-            frontier[:, inner] = grown
-        steps[open_inner] = UNREACHABLE
-        dist = np.full((n, n), UNREACHABLE, dtype=np.int64)
-        dist[sources] = steps[:, padded - row]
-        dist[:, ~free] = UNREACHABLE
-        dist.setflags(write=False)
-        return dist
-
-    @cached_property
-    def neighbor_distance(self) -> np.ndarray:
-        """``neighbor_distance[i, c, j]``: distance from cell ``i`` to ``neighbors[c, j]``
-        (``UNREACHABLE`` for padding). Shape (n_cells, n_cells, 4)."""
-        padded = np.concatenate([self.distance, np.full((self.n_cells, 1), UNREACHABLE)], axis=1)
-        table = padded[:, self.neighbors]  # padding -1 reads the UNREACHABLE column
-        table.setflags(write=False)
-        return table
-
-    @cached_property
-    def delta_pattern(self) -> np.ndarray:
-        """``delta_pattern[c, i]``: how the 4 moves from cell ``i`` change the distance to cell ``c``,
-        numbered as in ``PATTERN_DIGITS`` (meaningless where ``c`` is unreachable from ``i``). int16."""
-        dist = self.distance.astype(np.int16)  # UNREACHABLE fits; half the memory traffic of int64
-        table = np.full(dist.shape, UNIFORM_PATTERN, dtype=np.int16)
-        for digit, move in zip(PATTERN_DIGITS.astype(np.int16), self.next_cell[:, 1:].T):
-            table += digit * np.sign(dist[:, move] - dist)  # δ ∈ {−1, 0, 1} between neighbours
+        """All-pairs shortest-path lengths in moves, shape (n_cells, n_cells); ``UNREACHABLE`` where
+        no path exists. For users that need most rows (the helper); the rest use :meth:`dist`."""
+        table = self.dist(np.arange(self.n_cells))
         table.setflags(write=False)
         return table
 
     @cached_property
     def is_connected(self) -> bool:
-        """Every free cell reaches every other."""
-        free = np.flatnonzero(~self.blocked)
-        return bool((self.distance[free[0], free] < UNREACHABLE).all())
+        """Every free cell reaches every other, i.e. the human's start reaches every free cell.
+        The objects' rows come in the same search: the human model reads them next."""
+        sources = np.array([self.index(c) for c in (self.human_start, *self.object_cells)])
+        return bool((self.dist(sources[:, None], np.flatnonzero(~self.blocked))[0] < UNREACHABLE).all())
 
     # --- text -----------------------------------------------------------------------------
     def to_text(self) -> str:
@@ -236,7 +217,8 @@ def parse_layout(text: str, name: str = "") -> Layout:
             )
         y = height - 1 - row_no
         for x, ch in enumerate(row):
-            pos = f"{where}line {row_no + 1}, column {x + 1}"
+            if ch == ".":
+                continue
             if ch == "#":
                 obstacles.add((x, y))
             elif ch == "H" and human is None:
@@ -245,8 +227,8 @@ def parse_layout(text: str, name: str = "") -> Layout:
                 helper = (x, y)
             elif ch.isdigit() and int(ch) not in object_at:
                 object_at[int(ch)] = (x, y)
-            elif ch != ".":
-                raise UserError(f"{pos}: unexpected or repeated character {ch!r}")
+            else:
+                raise UserError(f"{where}line {row_no + 1}, column {x + 1}: unexpected or repeated character {ch!r}")
     if human is None or helper is None:
         raise UserError(f"{where}line 1, column 1: grid needs one 'H' (human) and one 'P' (helper)")
     legend: dict[int, GridObject] = {}
