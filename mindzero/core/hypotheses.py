@@ -65,11 +65,7 @@ class ParseResult:
     n_particles: int = 0
     merged: int = 0  # duplicate pairs merged into one
     notes: list[str] = field(default_factory=list)
-
-    @cached_property
-    def entropy(self) -> float:
-        """H of the probabilities in nats (0 when not ok): the reward and the training log both read it."""
-        return entropy(self.probs)
+    entropy: float = 0.0  # H(probs) in nats: the reward and the training log both read it
 
     @cached_property
     def posterior(self) -> Posterior | None:
@@ -195,7 +191,7 @@ def parse_goal_particles(
         return ParseResult(False, reason="probabilities sum to 0")
     merged = n_particles - len(hypotheses)
     notes = [f"merged {merged} duplicate pair(s)"] if merged else []
-    return ParseResult(True, hypotheses, tuple(probs), None, n_particles, merged, notes)
+    return ParseResult(True, hypotheses, tuple(probs), None, n_particles, merged, notes, entropy(probs))
 
 
 def format_goal_particles(

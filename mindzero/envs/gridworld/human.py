@@ -235,10 +235,16 @@ def _target_fields(layout: Layout, targets: tuple[int, ...], occupied: bytes | N
     so one pair of fields serves them all. Read-only."""
     cells = np.arange(layout.n_cells)
     around = np.array(targets)[:, None]
-    if occupied is None:
-        dist = layout.dist(around, cells).T
-    else:
-        dist = free_neighbor_distance(layout, cells, around, np.frombuffer(occupied, dtype=bool)).T
+    dist = layout.dist(around, cells)  # (T, n_cells)
+    if occupied is not None:
+        mask = np.frombuffer(occupied, dtype=bool)
+        next_to = layout.neighbors[around[:, 0]]  # (T, 4), -1 where blocked
+        if (mask[next_to] & (next_to >= 0)).any():  # an object lies next to a target: search from its free neighbours
+            dist = free_neighbor_distance(layout, cells, around, mask)
+        else:  # a shortest path to a target ends on a (free) neighbour, one move before it
+            dist = np.where(dist < UNREACHABLE, dist - 1, UNREACHABLE)
+            dist[np.arange(len(targets)), targets] = np.where((next_to < 0).all(axis=1), UNREACHABLE, 1)
+    dist = dist.T
     # A field changes by at most 1 per move between free cells; the sign keeps obstacle cells
     # (never stood on) in range.
     deltas = np.sign(dist[layout.next_cell[:, 1:]] - dist[:, None, :]) + 1  # (n_cells, 4 moves, T)
