@@ -84,6 +84,7 @@ def _candidates(text: str) -> Iterator[str]:
 
 
 _Index = dict[tuple[str, str], int]
+_Pairs = dict[tuple[str, str, str, str], tuple[int, int]]
 _Goals = tuple[dict[tuple[int, int], float], int]  # floored weights summed per sorted object-index pair; particles
 
 
@@ -92,11 +93,13 @@ def _key(color: str, shape: str) -> tuple[str, str]:
 
 
 @lru_cache(maxsize=1024)
-def _object_index(objects: tuple[tuple[str, str], ...]) -> _Index:
-    """Object index by (color, shape), both as given and normalised (case, spaces)."""
-    index = {_key(c, s): i for i, (c, s) in enumerate(objects)}
-    index.update({(c, s): i for i, (c, s) in enumerate(objects)})
-    return index
+def _object_index(objects: tuple[tuple[str, str], ...]) -> tuple[_Index, _Pairs]:
+    """(object index by (color, shape), both as given and normalised (case, spaces); sorted goal
+    pair by (color1, shape1, color2, shape2) of two distinct objects exactly as given)."""
+    exact = {(c, s): i for i, (c, s) in enumerate(objects)}
+    index = {_key(c, s): i for i, (c, s) in enumerate(objects)} | exact
+    pairs = {(*a, *b): (min(i, j), max(i, j)) for a, i in exact.items() for b, j in exact.items() if i != j}
+    return index, pairs
 
 
 def _match(particles: list[dict], index: _Index, max_particles: int | None, p_floor: float) -> _Goals | str:
@@ -124,7 +127,7 @@ def _match(particles: list[dict], index: _Index, max_particles: int | None, p_fl
     return merged, len(particles)
 
 
-def _plain_match(candidate: str, index: _Index, max_particles: int | None, p_floor: float) -> _Goals | None:
+def _plain_match(candidate: str, pairs: _Pairs, max_particles: int | None, p_floor: float) -> _Goals | None:
     """What :func:`_match` gives for ``candidate`` when it is JSON that the validator accepts unchanged
     (a number 0 ≤ p ≤ 1; extra keys ignored) and whose particles all name two distinct objects
     exactly as given; else None, and the validator decides. Saves building model instances."""
@@ -135,23 +138,22 @@ def _plain_match(candidate: str, index: _Index, max_particles: int | None, p_flo
         merged: dict[tuple[int, int], float] = {}
         for particle in particles:
             o1, o2, p = particle["object1"], particle["object2"], particle["p"]
-            i, j = index[o1["color"], o1["shape"]], index[o2["color"], o2["shape"]]  # keys are str: values too
-            if i == j or not 0 <= p <= 1:  # a number or a bool, as the validator takes; else TypeError
+            pair = pairs[o1["color"], o1["shape"], o2["color"], o2["shape"]]  # keys are str: values too
+            if not 0 <= p <= 1:  # a number or a bool, as the validator takes; else TypeError
                 return None
-            pair = (i, j) if i < j else (j, i)
             merged[pair] = merged.get(pair, 0.0) + (p if p > p_floor else p_floor)
     except (ValueError, TypeError, KeyError):  # not JSON; not a list of objects where expected; no such key
         return None
     return merged, len(particles)
 
 
-def _goals(text: str, index: _Index, max_particles: int | None, p_floor: float) -> _Goals | str:
+def _goals(text: str, index: tuple[_Index, _Pairs], max_particles: int | None, p_floor: float) -> _Goals | str:
     """:func:`_match` on the first candidate that parses as JSON (a schema error is final), or why none does."""
     last_error = "no JSON object found"
     for candidate in _candidates(text):
         if not candidate:
             continue
-        plain = _plain_match(candidate, index, max_particles, p_floor)
+        plain = _plain_match(candidate, index[1], max_particles, p_floor)
         if plain is not None:
             return plain
         try:
@@ -163,7 +165,7 @@ def _goals(text: str, index: _Index, max_particles: int | None, p_floor: float) 
                 continue
             loc = ".".join(str(x) for x in first["loc"])
             return f"schema: {loc}: {first['msg']}"
-        return _match(particles, index, max_particles, p_floor)
+        return _match(particles, index[0], max_particles, p_floor)
     return last_error
 
 

@@ -163,8 +163,8 @@ def test_fast_path_decides_as_the_validator(text, max_particles):
 @given(text=outputs())
 def test_fast_path_output_is_validator_accepted(text):
     """Whatever the fast path accepts, the validator accepts with the same values."""
-    index = _object_index(tuple(OBJECTS))
-    fast = _plain_match(text, index, None, 1e-3)
+    index, pairs = _object_index(tuple(OBJECTS))
+    fast = _plain_match(text, pairs, None, 1e-3)
     if fast is not None:
         particles = _ADAPTER.validate_json(text).particles
         merged: dict[tuple[int, int], float] = {}
@@ -206,11 +206,11 @@ def test_well_formed_output_takes_the_fast_path():
         '"shape": "circle"}, "p": 0.7, "why": "near"}, {"object2": {"shape": "star", "color": "green"}, '
         '"object1": {"color": "red", "shape": "square"}, "p": 1}]}'
     )
-    index = _object_index(tuple(OBJECTS))
-    assert _plain_match(text, index, None, 1e-3) == ({(0, 1): 0.7, (0, 2): 1.0}, 2)
-    assert _plain_match(text, index, 1, 1e-3) is None  # too many: the validator path says why
+    pairs = _object_index(tuple(OBJECTS))[1]
+    assert _plain_match(text, pairs, None, 1e-3) == ({(0, 1): 0.7, (0, 2): 1.0}, 2)
+    assert _plain_match(text, pairs, 1, 1e-3) is None  # too many: the validator path says why
     assert parse_goal_particles(text, OBJECTS, 1).reason == "too many particles: 2 > 1"
-    assert _plain_match(text.replace('"red"', '"Red"'), index, None, 1e-3) is None  # normalised match
+    assert _plain_match(text.replace('"red"', '"Red"'), pairs, None, 1e-3) is None  # normalised match
     assert parse_goal_particles(text.replace('"red"', '"Red"'), OBJECTS).hypotheses == ((0, 1), (0, 2))
 
 
