@@ -66,12 +66,15 @@ def free_neighbor_distance(
     return np.where(occupied[cells], UNREACHABLE, dist).min(axis=-1)
 
 
-def human_roles(state: WorldState, layout: Layout, goals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def human_roles(
+    state: WorldState, layout: Layout, goals: np.ndarray, to_objects: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """(first, other) object indices per goal row (G, 2): the goal object the human handles first
     under the human model — the one it carries; else the one not in the helper's hands; else the
-    nearer one (ties: the lower index) — and the other one."""
+    nearer one (ties: the lower index) — and the other one. ``to_objects``: the human's distance
+    to each object, when the caller has it."""
     a, b = goals[:, 0], goals[:, 1]
-    d = layout.dist(np.array(state.objects), state.human)  # per object
+    d = layout.dist(np.array(state.objects), state.human) if to_objects is None else to_objects
     first = np.where(d[a] <= d[b], a, b)
     if state.helper_carry >= 0:
         first = np.where(a == state.helper_carry, b, np.where(b == state.helper_carry, a, first))
@@ -143,9 +146,9 @@ class HumanModel:
         last = len(moves_table) - 1
         if state.human_carry < 0:
             to_objects, patterns = _target_fields(lay, state.objects, None)
-            first, other = human_roles(state, lay, self.all_goals)
+            first, other = human_roles(state, lay, self.all_goals, to_objects[pos])
             to_first = to_objects[pos, first]
-            n0 = to_first + np.maximum(lay.dist(objs[first], objs[other]) - 1, 0)
+            n0 = to_first + np.maximum(to_objects[objs[other], first] - 1, 0)
             table = moves_table[np.minimum(n0, last), patterns[pos, first]]
             if state.human_rest:
                 table[:] = fixed[2]
