@@ -224,9 +224,10 @@ class ParticlesReward:
         rewards = []
         for completion, lay, act, n in zip(completions, layout, actions, ns):
             key = (lay, tuple(act))
-            if key not in contexts:
-                contexts[key] = self._prompt_context(lay, act)
-            rewards.append(self._score(completion, contexts[key], n))
+            context = contexts.get(key)
+            if context is None:
+                context = contexts[key] = self._prompt_context(lay, act)
+            rewards.append(self._score(completion, context, n))
         return rewards
 
 

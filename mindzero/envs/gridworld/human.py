@@ -139,16 +139,15 @@ class HumanModel:
         lay = self.layout
         if not lay.is_connected:  # unreachable targets: costs saturate, no delta pattern
             return self.reference_policy(state, self.all_goals)
-        objs = np.array(state.objects)
         pos = state.human
         moves_table = self._move_table
         fixed = _fixed_rows(self.epsilon)
         last = len(moves_table) - 1
         if state.human_carry < 0:
             to_objects, patterns = _target_fields(lay, state.objects, None)
-            first, other = human_roles(state, lay, self.all_goals, to_objects[pos])
+            first, _ = human_roles(state, lay, self.all_goals, to_objects[pos])
             to_first = to_objects[pos, first]
-            n0 = to_first + np.maximum(to_objects[objs[other], first] - 1, 0)
+            n0 = to_first + _carry_lengths(self, state.objects)
             table = moves_table[np.minimum(n0, last), patterns[pos, first]]
             if state.human_rest:
                 table[:] = fixed[2]
@@ -166,17 +165,19 @@ class HumanModel:
         around[k] = around[k - 1]
         to_put, patterns = _target_fields(lay, tuple(around), occupied.tobytes())
         n0 = to_put[pos]
-        rows = np.empty((len(objs) + 1, N_ACTIONS))
+        rows = np.empty((len(around) + 1, N_ACTIONS))
         if state.human_rest:
             rows[:] = fixed[2]
         else:
             rows[:-1] = moves_table[np.minimum(n0, last), patterns[pos]]
             rows[-1] = moves_table[0, UNIFORM_PATTERN]
-        interact = np.append(n0 == 0, not occupied[pos])
+        interact = np.empty(len(around) + 1, dtype=bool)
+        interact[:-1] = n0 == 0
+        interact[-1] = not occupied[pos]
         if state.helper_carry >= 0:
             interact[state.helper_carry] = False
         rows[interact] = fixed[1]
-        return rows[_partner_table(len(objs))[k]]
+        return rows[_partner_table(len(around))[k]]
 
     def reference_policy(self, state: WorldState, goals: np.ndarray) -> np.ndarray:
         """The policy for each row of ``goals`` (G, 2), computed goal by goal as the module docstring
@@ -255,6 +256,16 @@ def _target_fields(layout: Layout, targets: tuple[int, ...], occupied: bytes | N
     for table in (dist, patterns):
         table.setflags(write=False)
     return dist, patterns
+
+
+@lru_cache(maxsize=256)
+def _carry_lengths(model: HumanModel, objects: tuple[int, ...]) -> np.ndarray:
+    """Moves the human carries its first goal object, max(0, d(a, b) − 1), per goal pair {a, b}
+    (either may come first: the distance is symmetric). Read-only."""
+    cells = np.array(objects)[model.all_goals]
+    lengths = np.maximum(model.layout.dist(cells[:, 0], cells[:, 1]) - 1, 0)
+    lengths.setflags(write=False)
+    return lengths
 
 
 @lru_cache(maxsize=64)
