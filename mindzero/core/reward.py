@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import log
+from operator import add, mul
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,10 @@ class RewardConfig:
 
 def entropy(q: Sequence[float]) -> float:
     """H(q) = −Σ q log q in nats (0 log 0 = 0)."""
-    return -sum([x * log(x) for x in q if x > 0])
+    try:
+        return -sum(map(mul, q, map(log, q)))  # the usual case, every q > 0: no per-item test
+    except ValueError:  # log of a zero weight
+        return -sum([x * log(x) for x in q if x > 0])
 
 
 def ssrl_reward(
@@ -48,10 +52,9 @@ def ssrl_reward(
     if config.single_hypothesis:
         best = max(range(len(q)), key=q.__getitem__)  # first on ties
         q, loglik, logprior, q_entropy = [1.0], [loglik[best]], [logprior[best]], 0.0
-    if config.use_prior:
-        value = sum([w * (ll + lp) for w, ll, lp in zip(q, loglik, logprior, strict=True)])
-    else:
-        value = sum([w * ll for w, ll in zip(q, loglik, strict=True)])
+    if len(loglik) != len(q) or (config.use_prior and len(logprior) != len(q)):
+        raise ValueError(f"{len(q)} weights need as many log-likelihoods (got {len(loglik)}) and log-priors")
+    value = sum(map(mul, q, map(add, loglik, logprior) if config.use_prior else loglik))
     if config.entropy_weight:
         value += config.entropy_weight * (entropy(q) if q_entropy is None else q_entropy)
     return float(value)
