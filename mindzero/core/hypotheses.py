@@ -186,7 +186,11 @@ def parse_goal_particles(
     """
     if not isinstance(text, str):
         return ParseResult(False, reason=f"not text: {type(text).__name__}")
-    found = _goals(text, _object_index(tuple(map(tuple, objects))), max_particles, p_floor)
+    try:
+        index = _object_index(objects)  # a tuple of (color, shape) tuples is its own cache key
+    except TypeError:  # lists are not hashable
+        index = _object_index(tuple(map(tuple, objects)))
+    found = _goals(text, index, max_particles, p_floor)
     if isinstance(found, str):
         return ParseResult(False, reason=found)
     weights, n_particles = found
@@ -196,7 +200,7 @@ def parse_goal_particles(
         return ParseResult(False, reason="probabilities sum to 0")
     merged = n_particles - len(hypotheses)
     notes = [f"merged {merged} duplicate pair(s)"] if merged else []
-    return ParseResult(True, hypotheses, tuple(probs), None, n_particles, merged, notes, entropy(probs))
+    return ParseResult(True, hypotheses, probs, None, n_particles, merged, notes, entropy(probs))
 
 
 def format_goal_particles(

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 import numpy as np
 
 
-def merge_weights(hypotheses: Sequence[Hashable], weights: Sequence[float]) -> tuple[tuple[Hashable, ...], list[float]]:
+def merge_weights(
+    hypotheses: Sequence[Hashable], weights: Sequence[float]
+) -> tuple[tuple[Hashable, ...], tuple[float, ...]]:
     """(distinct hypotheses in first-seen order, their summed weights normalised to 1).
 
     Plain Python: parsers call it once per model output, on a handful of particles."""
@@ -18,12 +20,12 @@ def merge_weights(hypotheses: Sequence[Hashable], weights: Sequence[float]) -> t
     return normalise_weights(merged)
 
 
-def normalise_weights(merged: dict[Hashable, float]) -> tuple[tuple[Hashable, ...], list[float]]:
+def normalise_weights(merged: dict[Hashable, float]) -> tuple[tuple[Hashable, ...], tuple[float, ...]]:
     """(hypotheses, weights / their sum) of already merged weights; ValueError without positive mass."""
     total = sum(merged.values())
     if not total > 0:
         raise ValueError("weights must have a positive sum")
-    return tuple(merged), [w / total for w in merged.values()]
+    return tuple(merged), tuple([w / total for w in merged.values()])
 
 
 @dataclass(frozen=True)
