@@ -1,17 +1,19 @@
 """SSRL reward throughput: a batch of 64 completions of 8 particles at a mid-episode step.
 
-    python benchmarks/bench_reward.py [--batches 20] [--passes 5] [--naive-per-batch 4]
+    python benchmarks/bench_reward.py [--batches 20] [--passes 5] [--naive-per-batch 4] [--prompts-per-call 4]
 
 Target (issue 4): ≥ 20,000 rewards/s on one core, and ≥ 100× a naive implementation that replays
 the episode for every particle of every completion (measured in the same run).
 
 Every batch is a new prompt on a new layout, scored with cold caches: its layout is parsed, its
 distance tables and the policy along its action prefix are computed, then its 64 completions are
-parsed and scored. Each pass uses new episodes; batch by batch it times the fast reward and the
-naive replay of a few of the same batch's completions (same prefix lengths), so both meet the same
-machine phases. The best pass of each counts (the shared machine's noise only ever adds time), and
-each pass's own ratio is printed too. The last pass is then scored again with every cache warm,
-which isolates the per-completion part (parse + reward).
+parsed and scored. Each pass uses new episodes and alternates reward calls with the naive replay
+of a few of the same prompts' completions (same prefix lengths), so both meet the same machine
+phases; the replay between calls also leaves the next call's CPU caches cold, as generation does
+in training. A call scores ``--prompts-per-call`` prompts back to back, as a GRPO trainer's reward
+call does; the worst case, one prompt per call, is printed too. The best pass of each counts (the
+shared machine's noise only ever adds time), and each pass's own ratio is printed. The last pass
+is then scored again with every cache warm, which isolates the per-completion part.
 """
 
 from __future__ import annotations
@@ -64,17 +66,23 @@ def score_all(reward: ParticlesReward, batches: list) -> float:
     return time.perf_counter() - start
 
 
-def timed_pass(reward: ParticlesReward, batches: list, naive_per_batch: int) -> tuple[float, float]:
+def timed_pass(reward: ParticlesReward, batches: list, naive_per_batch: int, prompts_per_call: int) -> tuple:
     """(seconds of the fast reward on all batches, seconds of the naive replay of the first
-    ``naive_per_batch`` completions of each), alternating batch by batch so that both meet the
-    same machine phases."""
+    ``naive_per_batch`` completions of each). The fast reward is called as a trainer calls it, on
+    ``prompts_per_call`` prompts' completions at once; calls and naive replays alternate so that
+    both meet the same machine phases (and the replay leaves the next call's CPU caches cold)."""
     fast = naive = 0.0
-    for layout, text, prefix, comps in batches:
+    for k in range(0, len(batches), prompts_per_call):
+        call = batches[k : k + prompts_per_call]
+        comps = [c for b in call for c in b[3]]
+        layouts = [b[1] for b in call for _ in b[3]]
+        prefixes = [b[2] for b in call for _ in b[3]]
         start = time.perf_counter()
-        reward(None, comps, layout=[text] * len(comps), actions=[prefix] * len(comps))
+        reward(None, comps, layout=layouts, actions=prefixes)
         middle = time.perf_counter()
-        for c in comps[:naive_per_batch]:
-            naive_reward(c, layout, prefix)
+        for layout, _, prefix, batch_comps in call:
+            for c in batch_comps[:naive_per_batch]:
+                naive_reward(c, layout, prefix)
         fast, naive = fast + middle - start, naive + time.perf_counter() - middle
     return fast, naive
 
@@ -94,28 +102,35 @@ def main() -> None:
     parser.add_argument("--batches", type=int, default=20, help="prompts per pass (one batch of 64 completions each)")
     parser.add_argument("--passes", type=int, default=5, help="passes, each on new episodes; the best is kept")
     parser.add_argument("--naive-per-batch", type=int, default=4, help="completions per batch for the naive replay")
+    parser.add_argument("--prompts-per-call", type=int, default=4, help="prompts a trainer scores in one reward call")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
-    passes = [make_batches(args.batches, seed, rng) for seed in range(1, args.passes + 1)]
-    n = sum(len(b[3]) for b in passes[0])
+    n = args.batches * 64
     n_naive = args.batches * args.naive_per_batch
-    mean_t = np.mean([len(b[2]) for batches in passes for b in batches])
 
+    print(f"{n} completions x 8 particles per pass; best of {args.passes} passes")
     reward = ParticlesReward()
     # Every pass meets new layouts and prefixes: per-prompt caches are cold. Tables that depend only
     # on the model's parameters (built once per process) are warm after the first pass.
-    fast, naive = [], []
-    for batches in passes:
-        fast_seconds, naive_seconds = timed_pass(reward, batches, args.naive_per_batch)
-        fast.append(n / fast_seconds)
-        naive.append(n_naive / naive_seconds)
+    for prompts_per_call, seeds in (
+        (args.prompts_per_call, range(1, args.passes + 1)),
+        (1, range(args.passes + 1, 2 * args.passes + 1)),
+    ):
+        passes = [make_batches(args.batches, seed, rng) for seed in seeds]  # new episodes: cold caches
+        fast, naive = [], []
+        for batches in passes:
+            fast_seconds, naive_seconds = timed_pass(reward, batches, args.naive_per_batch, prompts_per_call)
+            fast.append(n / fast_seconds)
+            naive.append(n_naive / naive_seconds)
+        ratios = np.array(fast) / np.array(naive)
+        mean_t = np.mean([len(b[2]) for batches in passes for b in batches])
+        print(f"reward calls of {prompts_per_call} prompt(s) x 64 completions (mean prefix {mean_t:.1f} actions):")
+        print(f"  SSRL reward:  {max(fast):10,.0f} rewards/s  cold: new layouts and prefixes  (target ≥ 20,000/s)")
+        best = max(fast) / max(naive)
+        print(f"  naive replay: {max(naive):10,.1f} rewards/s  -> {best:,.0f}x faster (target ≥ 100x)")
+        print(f"    per pass:   {' '.join(f'{r:.0f}x' for r in ratios)}  (median {np.median(ratios):.0f}x)")
     warm = n / score_all(reward, passes[-1])  # every cache now holds these prompts
-    ratios = np.array(fast) / np.array(naive)
-    print(f"{n} completions x 8 particles per pass, mean prefix {mean_t:.1f} actions; best of {args.passes} passes")
-    print(f"SSRL reward:  {max(fast):10,.0f} rewards/s  cold: new layouts and prefixes  (target ≥ 20,000/s)")
-    print(f"  warm caches:{warm:10,.0f} rewards/s  (parse + reward; the rest is each new prompt's setup)")
-    print(f"naive replay: {max(naive):10,.1f} rewards/s  -> {max(fast) / max(naive):,.0f}x faster (target ≥ 100x)")
-    print(f"  per pass:   {' '.join(f'{r:.0f}x' for r in ratios)}  (median {np.median(ratios):.0f}x)")
+    print(f"warm caches:    {warm:10,.0f} rewards/s  (parse + reward; the rest is each new prompt's setup)")
 
 
 if __name__ == "__main__":
