@@ -134,8 +134,9 @@ class HumanModel:
         return _goal_table(self, state)
 
     def _compute_policy_table(self, state: WorldState) -> np.ndarray:
-        """:meth:`reference_policy` for all goal pairs, computed from per-layout tables in a few
-        array operations (it equals the reference; tested)."""
+        """:meth:`reference_policy` for all goal pairs, read from the distance fields of the current
+        placement of the objects (:func:`_target_fields`) in a few array operations (it equals the
+        reference; tested)."""
         lay = self.layout
         if not lay.is_connected:  # unreachable targets: costs saturate, no delta pattern
             return self.reference_policy(state, self.all_goals)
