@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from mindzero.envs.gridworld.episodes import generate_episodes
-from mindzero.envs.gridworld.human import HumanModel
+from mindzero.envs.gridworld.human import HumanModel, _target_fields, free_neighbor_distance
 from mindzero.envs.gridworld.layout import parse_layout
 from mindzero.envs.gridworld.world import N_ACTIONS, Action, WorldState, goal_achieved, step
 
@@ -56,3 +56,25 @@ def test_policy_table_on_a_disconnected_layout_falls_back_to_the_reference():
     model = HumanModel(layout)
     state = WorldState.initial(layout)
     np.testing.assert_array_equal(model._compute_policy_table(state), model.reference_policy(state, model.all_goals))
+
+
+def test_put_fields_equal_the_search_from_free_neighbours():
+    """The shortcut (distance to the object minus one) equals searching from the free neighbours
+    whenever no object lies next to a target; crowded targets are searched either way."""
+    rng = np.random.default_rng(3)
+    shortcut = 0
+    for episode in generate_episodes(40, seed=8, n_objects=6):
+        layout = episode.layout
+        cells = np.arange(layout.n_cells)
+        objects = tuple(layout.index(c) for c in layout.object_cells)
+        for _ in range(3):
+            occupied = np.zeros(layout.n_cells, dtype=bool)
+            occupied[list(objects)] = True
+            occupied[rng.choice(np.flatnonzero(~layout.blocked), size=int(rng.integers(0, 4)))] = True
+            fields, _ = _target_fields(layout, objects, occupied.tobytes())
+            searched = free_neighbor_distance(layout, cells, np.array(objects)[:, None], occupied).T
+            free = ~layout.blocked
+            np.testing.assert_array_equal(fields[free], searched[free])
+            next_to = layout.neighbors[np.array(objects)]
+            shortcut += not (occupied[next_to] & (next_to >= 0)).any()
+    assert 20 < shortcut < 100, shortcut  # both branches taken
