@@ -12,7 +12,7 @@ first; ``.`` free, ``#`` obstacle, ``H`` human start, ``P`` helper start, ``0``â
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 from scipy.sparse import csr_array
@@ -28,6 +28,20 @@ MOVE_DELTAS = ((0, 0), (0, 1), (0, -1), (-1, 0), (1, 0))
 
 #: Distance used for unreachable cells: larger than any path, small enough for float maths.
 UNREACHABLE = 10_000
+
+
+@lru_cache(maxsize=64)
+def _grid_moves(width: int, height: int) -> np.ndarray:
+    """``[i, m]``: cell reached from ``i`` by move ``m`` on an empty ``width`` Ã— ``height`` grid
+    (moves off the grid stay put); a layout's obstacles are applied on top. Read-only."""
+    cells = np.arange(width * height)
+    x, y = cells % width, cells // width
+    table = np.empty((len(cells), len(MOVE_DELTAS)), dtype=np.int64)
+    for m, (dx, dy) in enumerate(MOVE_DELTAS):
+        inside = (0 <= x + dx) & (x + dx < width) & (0 <= y + dy) & (y + dy < height)
+        table[:, m] = np.where(inside, cells + dy * width + dx, cells)
+    table.setflags(write=False)
+    return table
 
 
 @dataclass(frozen=True)
@@ -100,16 +114,8 @@ class Layout:
     @cached_property
     def next_cell(self) -> np.ndarray:
         """``next_cell[i, m]``: cell reached from ``i`` by move ``m`` (walls and borders block)."""
-        h, w = self.height, self.width
-        cells = np.arange(self.n_cells).reshape(h, w)
-        grid = np.full((h + 2, w + 2), -1)  # cell indices inside a border
-        grid[1:-1, 1:-1] = cells
-        wall = np.ones((h + 2, w + 2), dtype=bool)  # the border and the obstacles
-        wall[1:-1, 1:-1] = self.blocked.reshape(h, w)
-        table = np.empty((self.n_cells, len(MOVE_DELTAS)), dtype=np.int64)
-        for m, (dx, dy) in enumerate(MOVE_DELTAS):
-            rows, cols = slice(1 + dy, 1 + dy + h), slice(1 + dx, 1 + dx + w)
-            table[:, m] = np.where(wall[rows, cols], cells, grid[rows, cols]).reshape(-1)
+        moves = _grid_moves(self.width, self.height)
+        table = np.where(self.blocked[moves], np.arange(self.n_cells)[:, None], moves)
         table.setflags(write=False)
         return table
 
@@ -150,10 +156,10 @@ class Layout:
         table, filled = self._distance_rows
         missing = ~filled[sources]
         if missing.any():
-            cells = np.unique(np.asarray(sources)[missing])
+            cells = np.asarray(sources)[missing]  # a repeated cell is searched twice, harmlessly
             rows = dijkstra(self.graph, indices=cells, unweighted=True)
             rows[:, self.blocked] = np.inf  # a source on an obstacle reached only itself
-            table[cells] = np.where(np.isinf(rows), UNREACHABLE, rows)
+            table[cells] = np.nan_to_num(rows, posinf=UNREACHABLE)
             filled[cells] = True
         return table[sources, targets]
 
