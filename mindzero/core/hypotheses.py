@@ -150,13 +150,15 @@ def _plain_match(candidate: str, pairs: _Pairs, max_particles: int | None, p_flo
 def _goals(text: str, index: tuple[_Index, _Pairs], max_particles: int | None, p_floor: float) -> _Goals | str:
     """:func:`_match` on the first candidate that parses as JSON (a schema error is final), or why none does."""
     plain = _plain_match(text, index[1], max_particles, p_floor)  # the usual output: just the JSON object
+    # Otherwise the candidates below, each read by the fast path (unless it is ``text``, just read)
+    # and then by the validator.
     if plain is not None:
         return plain
     last_error = "no JSON object found"
     for candidate in _candidates(text):
         if not candidate:
             continue
-        plain = _plain_match(candidate, index[1], max_particles, p_floor)
+        plain = None if candidate == text else _plain_match(candidate, index[1], max_particles, p_floor)
         if plain is not None:
             return plain
         try:
