@@ -240,14 +240,16 @@ def _target_fields(layout: Layout, targets: tuple[int, ...], occupied: bytes | N
     so one pair of fields serves them all. Read-only."""
     cells = np.arange(layout.n_cells)
     around = np.array(targets)[:, None]
-    dist = layout.dist(around, cells)  # (T, n_cells)
-    if occupied is not None:
+    if occupied is None:
+        dist = layout.dist(around, cells)  # (T, n_cells)
+    else:
         mask = np.frombuffer(occupied, dtype=bool)
         next_to = layout.neighbors[around[:, 0]]  # (T, 4), -1 where blocked
         if (mask[next_to] & (next_to >= 0)).any():  # an object lies next to a target: search from its free neighbours
             dist = free_neighbor_distance(layout, cells, around, mask)
         else:  # a shortest path to a target ends on a (free) neighbour, one move before it
-            dist = np.where(dist < UNREACHABLE, dist - 1, UNREACHABLE)
+            to_target = layout.dist(around, cells)
+            dist = np.where(to_target < UNREACHABLE, to_target - 1, UNREACHABLE)
             dist[np.arange(len(targets)), targets] = np.where((next_to < 0).all(axis=1), UNREACHABLE, 1)
     dist = dist.T
     # A field changes by at most 1 per move between free cells; the sign keeps obstacle cells
