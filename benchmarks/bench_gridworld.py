@@ -10,20 +10,26 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import asdict
 
 import numpy as np
 
+from mindzero.core.human import HumanParams
 from mindzero.envs.gridworld.episodes import generate_episodes, rollout_alone
 from mindzero.envs.gridworld.helper import HelperPlanner
 from mindzero.envs.gridworld.human import HumanModel, _goal_table
 from mindzero.envs.gridworld.world import Observation, goal_achieved, step
 from mindzero.inference.gridworld import ExactGoalInference, replay_posterior
 
+#: The evaluation human (ε = 0.15): simulator and exact inference share it.
+HUMAN = HumanParams()
+
 
 def bench_updates(episodes) -> None:
     trajectories = []
     for k, ep in enumerate(episodes):
-        states, actions = rollout_alone(ep, HumanModel(ep.layout), np.random.default_rng(k), max_steps=100)
+        human = HumanModel(ep.layout, **asdict(HUMAN))
+        states, actions = rollout_alone(ep, human, np.random.default_rng(k), max_steps=100)
         trajectories.append((ep, [Observation(s, a) for s, a in zip(states, actions)]))
     n_updates = sum(len(obs) for _, obs in trajectories)
 
@@ -32,7 +38,7 @@ def bench_updates(episodes) -> None:
         _goal_table.cache_clear()  # cold: every update computes its state's policy table
         start = time.perf_counter()
         for ep, obs in trajectories:
-            inference = ExactGoalInference()
+            inference = ExactGoalInference(HUMAN)
             inference.reset(ep)
             for o in obs:
                 inference.update(o)
@@ -41,7 +47,7 @@ def bench_updates(episodes) -> None:
     start = time.perf_counter()
     for ep, obs in trajectories:
         for t in range(len(obs)):
-            replay_posterior(ep, obs[: t + 1])
+            replay_posterior(ep, obs[: t + 1], HUMAN)
     naive = (time.perf_counter() - start) / n_updates
     print(f"exact posterior update (28 goals): {online * 1e6:8.1f} µs/action amortised, best of 5  (target ≤ 50 µs)")
     print(f"naive replay-the-history update:   {naive * 1e6:8.1f} µs/action  -> online is {naive / online:.1f}x faster")
@@ -58,7 +64,7 @@ def bench_env(episodes) -> None:
         state = step(ep.layout, state, int(a), int(b))
     elapsed = time.perf_counter() - start
     print(f"env dynamics: {len(moves) / elapsed:,.0f} steps/s")
-    model = HumanModel(ep.layout)
+    model = HumanModel(ep.layout, **asdict(HUMAN))
     start = time.perf_counter()
     for _ in range(2000):
         model.sample(state, ep.goal, rng)
@@ -68,10 +74,10 @@ def bench_env(episodes) -> None:
 def helped_episode_seconds(ep, seed: int, ticks: int) -> float:
     """One run of human + helper + exact inference for exactly ``ticks`` ticks (restarts on success)."""
     _goal_table.cache_clear()  # cold: no policy table from an earlier run
-    human, helper = HumanModel(ep.layout), HelperPlanner(ep.layout)
+    human, helper = HumanModel(ep.layout, **asdict(HUMAN)), HelperPlanner(ep.layout)
     rng = np.random.default_rng(seed)
     start = time.perf_counter()
-    inference = ExactGoalInference()
+    inference = ExactGoalInference(HUMAN)
     posterior = inference.reset(ep)
     state = ep.initial_state()
     for _ in range(ticks):

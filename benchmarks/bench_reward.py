@@ -20,15 +20,21 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import asdict
 
 import numpy as np
 
-from mindzero.core.hypotheses import format_goal_particles, parse_goal_particles
+from mindzero.core.human import HumanParams
 from mindzero.core.reward import ssrl_reward
+from mindzero.domains.gridworld.hypotheses import format_goal_particles, parse_goal_particles
+from mindzero.domains.gridworld.ssrl import STEP_PROB_FLOOR, AssistTask
+from mindzero.domains.reward import SSRLReward
 from mindzero.envs.gridworld.episodes import generate_episodes, rollout_alone
 from mindzero.envs.gridworld.human import HumanModel
 from mindzero.envs.gridworld.world import ACTION_NAMES, WorldState, goal_pairs, step
-from mindzero.tasks.gridworld_ssrl import STEP_PROB_FLOOR, ParticlesReward
+
+#: The evaluation human (ε = 0.15), for both the reward and the naive replay.
+HUMAN = HumanParams()
 
 
 def completions(layout, rng, n: int = 64, k: int = 8) -> list[str]:
@@ -41,11 +47,11 @@ def completions(layout, rng, n: int = 64, k: int = 8) -> list[str]:
     return out
 
 
-def naive_reward(text: str, layout, actions: list[str], epsilon: float = 0.15) -> float:
+def naive_reward(text: str, layout, actions: list[str], human: HumanParams = HUMAN) -> float:
     """Parse, then replay the whole episode for each particle with a fresh policy computation."""
     objects = [(o.color, o.shape) for o in layout.objects]
     result = parse_goal_particles(text, objects)
-    model = HumanModel(layout, epsilon=epsilon)
+    model = HumanModel(layout, **asdict(human))
     logliks = []
     for goal in result.posterior.hypotheses:
         state, total = WorldState.initial(layout), 0.0
@@ -58,7 +64,7 @@ def naive_reward(text: str, layout, actions: list[str], epsilon: float = 0.15) -
     return ssrl_reward(result.posterior.probs, np.array(logliks), np.full(len(logliks), -np.log(n_goals)))
 
 
-def score_all(reward: ParticlesReward, batches: list) -> float:
+def score_all(reward: SSRLReward, batches: list) -> float:
     """Seconds to score every batch."""
     start = time.perf_counter()
     for _, text, prefix, comps in batches:
@@ -66,7 +72,7 @@ def score_all(reward: ParticlesReward, batches: list) -> float:
     return time.perf_counter() - start
 
 
-def timed_pass(reward: ParticlesReward, batches: list, naive_per_batch: int, prompts_per_call: int) -> tuple:
+def timed_pass(reward: SSRLReward, batches: list, naive_per_batch: int, prompts_per_call: int) -> tuple:
     """(seconds of the fast reward on all batches, seconds of the naive replay of the first
     ``naive_per_batch`` completions of each). The fast reward is called as a trainer calls it, on
     ``prompts_per_call`` prompts' completions at once; calls and naive replays alternate so that
@@ -91,7 +97,7 @@ def make_batches(n_batches: int, seed: int, rng: np.random.Generator) -> list:
     """One prompt per new episode (so a new layout): its mid-episode action prefix and 64 completions."""
     batches = []
     for k, ep in enumerate(generate_episodes(n_batches, seed=seed)):
-        _, actions = rollout_alone(ep, HumanModel(ep.layout), np.random.default_rng([seed, k]))
+        _, actions = rollout_alone(ep, HumanModel(ep.layout, **asdict(HUMAN)), np.random.default_rng([seed, k]))
         prefix = [ACTION_NAMES[a] for a in actions[: len(actions) // 2]]
         batches.append((ep.layout, ep.layout.to_text(), prefix, completions(ep.layout, rng)))
     return batches
@@ -109,7 +115,7 @@ def main() -> None:
     n_naive = args.batches * args.naive_per_batch
 
     print(f"{n} completions x 8 particles per pass; best of {args.passes} passes")
-    reward = ParticlesReward()
+    reward = SSRLReward(AssistTask(), HUMAN)
     # Every pass meets new layouts and prefixes: per-prompt caches are cold. Tables that depend only
     # on the model's parameters (built once per process) are warm after the first pass.
     for prompts_per_call, seeds in (

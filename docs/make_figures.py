@@ -8,10 +8,12 @@ human carrying an object, its fading trail, and the helper at work.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
 
+from mindzero.core.human import HumanParams
 from mindzero.core.posterior import Posterior
 from mindzero.envs.gridworld.episodes import generate_episode
 from mindzero.envs.gridworld.helper import HelperPlanner
@@ -20,7 +22,7 @@ from mindzero.envs.gridworld.render import render_rgb, save_png
 from mindzero.envs.gridworld.world import step
 
 SEED = 5
-EPSILON = 0.15
+HUMAN = HumanParams(epsilon=0.15)  # the evaluation human
 CARRIED_MOVES = 3  # ticks with the human carrying before the snapshot
 CELL_PX = 56
 OUT = Path(__file__).resolve().parent / "gridworld.png"
@@ -31,7 +33,7 @@ def make_gridworld_png(seed: int = SEED, out: Path = OUT) -> Path:
     rng = np.random.default_rng(seed)
     episode = generate_episode(rng, family="obstacles10")
     layout, goal = episode.layout, episode.goal
-    human, helper = HumanModel(layout, epsilon=EPSILON), HelperPlanner(layout)
+    human, helper = HumanModel(layout, **asdict(HUMAN)), HelperPlanner(layout)
     belief = Posterior.point(goal)
     state = episode.initial_state()
     trail, carried = [state.human], 0

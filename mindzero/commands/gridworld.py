@@ -5,19 +5,56 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mindzero.core.config import add_dataclass_flags, config_from_args
 from mindzero.core.errors import UserError
+from mindzero.core.human import HumanParams
 from mindzero.core.results import read_jsonl, write_results
+from mindzero.domains import get_domain
+from mindzero.domains.gridworld import EpisodeConfig, episodes
+from mindzero.domains.gridworld.qa import QADataConfig, write_qa_dataset
+from mindzero.inference.llm import LLMQAAnswerer, LLMReasoner, LLMSettings
+from mindzero.llm import load_backend
+from mindzero.report.plots import plot_goal_accuracy
+from mindzero.report.tables import format_table, metric_rows
+from mindzero.tasks.assist import AssistSettings, run_assist
+from mindzero.tasks.qa import evaluate_qa, evaluate_qa_llm
+
+DOMAIN = "gridworld"
+
+
+@dataclass
+class AssistConfig(AssistSettings, EpisodeConfig):
+    """``gridworld assist``: which reasoners, on which episodes, run how."""
+
+    reasoner: str = field(
+        default="none,random,exact,oracle", metadata={"help": "comma list of none | random | oracle | exact | llm"}
+    )
+
+
+@dataclass
+class QAEvalConfig:
+    """``gridworld qa-eval``: the questions and the reasoner that answers them."""
+
+    data: str | None = field(default=None, metadata={"help": "questions JSONL (e.g. qa-data's DIR/test.jsonl)"})
+    reasoner: str = field(default="exact", metadata={"help": "exact | random | none | oracle | llm (needs --model)"})
+    seed: int = field(default=0, metadata={"help": "seed for tie-breaking and random reasoners"})
+    limit: int | None = field(default=None, metadata={"help": "evaluate only the first N questions"})
+    human: HumanParams = field(
+        default_factory=lambda: HumanParams(epsilon=0.0),
+        metadata={"help": "the human model of exact inference (the questions' noise-free human)"},
+    )
+
+
+def _fields(cls: type, config: object) -> dict:
+    return {f.name: getattr(config, f.name) for f in dataclasses.fields(cls)}
 
 
 def register(areas: argparse._SubParsersAction) -> None:
     parser = areas.add_parser("gridworld", help="GridWorld 'Construction': assistance and question answering")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
-
-    from mindzero.tasks.gridworld_assist import AssistConfig
-    from mindzero.tasks.gridworld_qa import QADataConfig
 
     assist = verbs.add_parser(
         "assist",
@@ -36,10 +73,7 @@ def register(areas: argparse._SubParsersAction) -> None:
     qa_data.set_defaults(func=cmd_qa_data)
 
     qa_eval = verbs.add_parser("qa-eval", help="answer GridWorld QA questions with a reasoner")
-    qa_eval.add_argument("--data", type=Path, required=True, help="questions JSONL (e.g. DIR/test.jsonl)")
-    qa_eval.add_argument("--reasoner", default="exact", help="exact | random | none | oracle | llm (needs --model)")
-    qa_eval.add_argument("--seed", type=int, default=0, help="seed for tie-breaking and random reasoners")
-    qa_eval.add_argument("--limit", type=int, default=None, help="evaluate only the first N questions")
+    add_dataclass_flags(qa_eval, QAEvalConfig)
     qa_eval.add_argument("--out", type=Path, default=Path("runs/gridworld-qa-eval"), help="output folder")
     add_llm_flags(qa_eval, qa=True)
     qa_eval.set_defaults(func=cmd_qa_eval)
@@ -63,9 +97,7 @@ def add_llm_flags(parser: argparse.ArgumentParser, qa: bool = False) -> None:
         group.add_argument("--n-particles", type=int, default=1, help="goal particles requested per decision")
 
 
-def _llm_settings(args: argparse.Namespace):
-    from mindzero.inference.llm import LLMSettings
-
+def _llm_settings(args: argparse.Namespace) -> LLMSettings:
     if args.model is None:
         raise UserError("--reasoner llm needs --model SPEC (e.g. --model smollm2-135m or a trained OUT/final)")
     return LLMSettings(
@@ -83,45 +115,34 @@ def _llm_config(args: argparse.Namespace) -> dict:
 
 
 def _load_backend(args: argparse.Namespace):
-    from mindzero.llm import load_backend
-
     return load_backend(args.model) if ":" in args.model else load_backend(args.model, dtype=args.dtype)
 
 
-def _table(rows: list[list[str]], header: list[str]) -> str:
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(str(c).ljust(w) for c, w in zip(row, widths)) for row in [header, *rows]]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
 def cmd_assist(args: argparse.Namespace) -> int:
-    from mindzero.inference.gridworld import BASELINE_REASONERS, make_reasoner
-    from mindzero.report.plots import plot_goal_accuracy
-    from mindzero.tasks.gridworld_assist import AssistConfig, run_assist
-
+    domain = get_domain(DOMAIN)
     config = config_from_args(AssistConfig, args)
+    settings = AssistSettings(**_fields(AssistSettings, config))
     names = [n.strip() for n in str(config.reasoner).split(",") if n.strip()]
+    if not names:
+        raise UserError(f"--reasoner names no reasoner; choose from {', '.join(domain.reasoners)}, llm")
     for name in names:
-        if name not in (*BASELINE_REASONERS, "llm"):
-            raise UserError(f"unknown reasoner {name!r}; choose from {', '.join(BASELINE_REASONERS)}, llm")
-    factories = {n: (lambda seed, n=n: make_reasoner(n, seed, config.epsilon)) for n in names if n != "llm"}
+        if name not in (*domain.reasoners, "llm"):
+            raise UserError(f"unknown reasoner {name!r}; choose from {', '.join(domain.reasoners)}, llm")
+    factories = {n: (lambda seed, n=n: domain.reasoner(n, seed, settings.human)) for n in names if n != "llm"}
     if "llm" in names:
-        from mindzero.inference.llm import LLMReasoner
-
-        settings = _llm_settings(args)
+        llm_settings = _llm_settings(args)
         backend = _load_backend(args)
-        factories["llm"] = lambda seed: LLMReasoner(backend, settings, seed)
+        factories["llm"] = lambda seed: LLMReasoner(domain, backend, llm_settings, seed)
+    runs = episodes(EpisodeConfig(**_fields(EpisodeConfig, config)))
     rows, curves = [], {}
     for name in names:
-        cfg = dataclasses.replace(config, reasoner=name)
         start = time.perf_counter()
-        metrics, samples, curve = run_assist(cfg, factories[name])
+        metrics, samples, curve = run_assist(domain, runs, settings, factories[name], label=name)
         metrics["seconds"] = time.perf_counter() - start
         out = args.out / name if len(names) > 1 else args.out
-        extra = {"goal_accuracy_curve": curve}
-        record = dataclasses.asdict(cfg) | (_llm_config(args) if name == "llm" else {})
-        write_results(out, "gridworld/assist", record, metrics, samples, extra)
+        record = dataclasses.asdict(dataclasses.replace(config, reasoner=name))
+        record |= _llm_config(args) if name == "llm" else {}
+        write_results(out, f"{DOMAIN}/assist", record, metrics, samples, {"goal_accuracy_curve": curve})
         curves[name] = curve
         rows.append(
             [
@@ -141,14 +162,12 @@ def cmd_assist(args: argparse.Namespace) -> int:
     teleport = "off" if config.teleport is None else f"after {config.teleport} stable updates"
     print(f"GridWorld assistance: {config.episodes} episodes x seeds {config.seeds}, teleport {teleport}")
     header = ["reasoner", "speedup", "success", "T_alone", "T_helped", "goal_acc", "p_true", "KL_exact"]
-    print(_table(rows, [*header, "parse_fail", "TFLOPs/dec"]))
+    print(format_table([*header, "parse_fail", "TFLOPs/dec"], rows))
     print(f"results: {args.out}  plot: {plot}")
     return 0
 
 
 def cmd_qa_data(args: argparse.Namespace) -> int:
-    from mindzero.tasks.gridworld_qa import QADataConfig, write_qa_dataset
-
     config = config_from_args(QADataConfig, args)
     counts = write_qa_dataset(config, args.out)
     print(f"wrote {counts['train']} train and {counts['test']} test questions to {args.out}")
@@ -156,24 +175,26 @@ def cmd_qa_data(args: argparse.Namespace) -> int:
 
 
 def cmd_qa_eval(args: argparse.Namespace) -> int:
-    from mindzero.tasks.gridworld_qa import evaluate_qa
-
-    if not args.data.is_file():
-        raise UserError(f"no such questions file: {args.data} (make one with `mindzero gridworld qa-data`)")
-    rows = read_jsonl(args.data)[: args.limit]
-    config = {"data": str(args.data), "reasoner": args.reasoner, "seed": args.seed, "limit": args.limit}
-    if args.reasoner == "llm":
-        from mindzero.inference.llm import LLMQAAnswerer
-        from mindzero.tasks.gridworld_qa import evaluate_qa_llm
-
-        settings = _llm_settings(args)
-        answerer = LLMQAAnswerer(_load_backend(args), args.answer_mode, settings)
-        metrics, samples = evaluate_qa_llm(rows, answerer, args.seed)
-        config.update(_llm_config(args))
+    domain = get_domain(DOMAIN)
+    config = config_from_args(QAEvalConfig, args)
+    if config.data is None:
+        raise UserError("--data is required: a questions JSONL (make one with `mindzero gridworld qa-data`)")
+    data = Path(config.data)
+    if not data.is_file():
+        raise UserError(f"no such questions file: {data} (make one with `mindzero gridworld qa-data`)")
+    if config.limit is not None and config.limit < 1:
+        raise UserError(f"--limit must be at least 1, got {config.limit}")
+    rows = read_jsonl(data)[: config.limit]
+    record = dataclasses.asdict(config)
+    if config.reasoner == "llm":
+        answerer = LLMQAAnswerer(domain, _load_backend(args), args.answer_mode, _llm_settings(args))
+        metrics, samples = evaluate_qa_llm(rows, answerer, config.seed)
+        record.update(_llm_config(args))
     else:
-        metrics, samples = evaluate_qa(rows, args.reasoner, args.seed)
-    path = write_results(args.out, "gridworld/qa", config, metrics, samples)
-    rows = [[k, f"{v:.4g}" if isinstance(v, float) else str(v)] for k, v in metrics.items() if not isinstance(v, dict)]
-    print(_table(rows, ["metric", "value"]))
+        if config.reasoner not in domain.reasoners:
+            raise UserError(f"unknown reasoner {config.reasoner!r}; choose from {', '.join(domain.reasoners)}, llm")
+        metrics, samples = evaluate_qa(domain, rows, config.reasoner, config.human, config.seed)
+    path = write_results(args.out, f"{DOMAIN}/qa", record, metrics, samples)
+    print(format_table(["metric", "value"], metric_rows(metrics)))
     print(f"results: {path}")
     return 0

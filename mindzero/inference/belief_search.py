@@ -37,6 +37,7 @@ from mindzero.pbm.data import (
     policy_messages,
     split_steps,
 )
+from mindzero.pbm.model import ProcessBeliefModel
 from mindzero.stories.traces import belief_sentence, check_trace, normalise, render_gold_trace
 
 AGGREGATIONS = ("last", "min", "avg", "prod")
@@ -73,8 +74,6 @@ class PBMVerifier:
     """A trained Process Belief Model (see :mod:`mindzero.pbm.model`), loaded from its folder."""
 
     def __init__(self, path: str, batch_size: int = 8, **kwargs: Any) -> None:
-        from mindzero.pbm.model import ProcessBeliefModel
-
         self.pbm = ProcessBeliefModel(path, batch_size=batch_size, **kwargs)
         self.name = f"pbm:{path}"
         self.usage = self.pbm.usage

@@ -8,10 +8,12 @@ action, no replay of the history. A goal whose posterior reached 0 stays at log 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import asdict
 
 import numpy as np
 
 from mindzero.core.errors import UserError
+from mindzero.core.human import HumanParams
 from mindzero.core.posterior import Posterior
 from mindzero.envs.gridworld.episodes import Episode
 from mindzero.envs.gridworld.human import HumanModel, human_roles
@@ -35,14 +37,14 @@ class ExactGoalInference:
 
     name = "exact"
 
-    def __init__(self, epsilon: float = 0.15, prior: Sequence[float] | None = None) -> None:
-        self.epsilon = epsilon
+    def __init__(self, human: HumanParams = HumanParams(), prior: Sequence[float] | None = None) -> None:
+        self.human = human
         self.prior = None if prior is None else np.asarray(prior, dtype=np.float64)
         self.goals: tuple[Goal, ...] = ()
         self.log_post = np.zeros(0)
 
     def reset(self, episode: Episode) -> Posterior:
-        self.model = HumanModel(episode.layout, epsilon=self.epsilon)
+        self.model = HumanModel(episode.layout, **asdict(self.human))
         self.goals = tuple(goal_pairs(len(episode.layout.objects)))
         if self.prior is None:
             self.log_post = np.full(len(self.goals), -np.log(len(self.goals)))
@@ -115,8 +117,9 @@ class UniformReasoner:
 BASELINE_REASONERS = ("none", "random", "oracle", "exact")
 
 
-def make_reasoner(name: str, seed: int = 0, epsilon: float = 0.15):
-    """A fresh GridWorld reasoner by name (``none``, ``random``, ``oracle``, ``exact``)."""
+def make_reasoner(name: str, seed: int = 0, human: HumanParams = HumanParams()):
+    """A fresh GridWorld reasoner by name (``none``, ``random``, ``oracle``, ``exact``); ``exact``
+    infers under ``human``, the simulated human's own parameters."""
     if name == "none":
         return UniformReasoner()
     if name == "random":
@@ -124,13 +127,15 @@ def make_reasoner(name: str, seed: int = 0, epsilon: float = 0.15):
     if name == "oracle":
         return OracleReasoner()
     if name == "exact":
-        return ExactGoalInference(epsilon=epsilon)
+        return ExactGoalInference(human)
     raise UserError(f"unknown reasoner {name!r}; choose from {', '.join(BASELINE_REASONERS)}")
 
 
-def replay_posterior(episode: Episode, observations: Sequence[Observation], epsilon: float = 0.15) -> Posterior:
+def replay_posterior(
+    episode: Episode, observations: Sequence[Observation], human: HumanParams = HumanParams()
+) -> Posterior:
     """Reference posterior recomputed from the whole history (O(t·#goals)); checks the online one."""
-    model = HumanModel(episode.layout, epsilon=epsilon)
+    model = HumanModel(episode.layout, **asdict(human))
     goals = goal_pairs(len(episode.layout.objects))
     log_post = np.zeros(len(goals))
     with np.errstate(divide="ignore"):

@@ -1,7 +1,7 @@
-"""Language-model reasoners for GridWorld: online goal particles (assistance) and QA answers.
+"""Language-model reasoners for any domain: online goal particles (assistance) and QA answers.
 
 :class:`LLMReasoner` implements the reasoner interface: at each observed action it prompts the
-model with the episode so far (:func:`assist_prompt`), parses the goal particles it writes and
+model with the episode so far (the domain's ``assist_prompt``), parses the particles it writes and
 returns them as the posterior. A completion that does not parse keeps the previous posterior
 (uniform at the start) and is counted, so a helper never acts on garbage. Every decision records
 its tokens, FLOPs (paper Eq. 6, from ``backend.usage``) and wall-clock seconds.
@@ -13,16 +13,17 @@ letter (``generate``: the form GRPO trains) or by comparing the log-probabilitie
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from tqdm import tqdm
 
 from mindzero.core.errors import UserError
-from mindzero.core.hypotheses import parse_goal_particles
+from mindzero.core.parsing import ParseCounter, parse_option
 from mindzero.core.posterior import Posterior
-from mindzero.envs.gridworld.episodes import Episode
-from mindzero.envs.gridworld.world import Action, Observation, WorldState, goal_pairs, step
+from mindzero.domains.base import Domain
 from mindzero.llm.base import Backend, Usage
 
 
@@ -30,48 +31,38 @@ from mindzero.llm.base import Backend, Usage
 class DecisionStats:
     """Totals over a reasoner's decisions (one decision = one observed action, one LLM call)."""
 
-    decisions: int = 0
-    parse_failures: int = 0
+    parses: ParseCounter = field(default_factory=ParseCounter)
     tokens: int = 0
     tflops: float | None = 0.0
     seconds: float = 0.0
-    reasons: dict[str, int] = field(default_factory=dict)
 
     def add_batch(self, usage: Usage, failures: list[str | None]) -> None:
         """Record decisions made together in one measured block (``None`` = parsed fine)."""
-        self.decisions += len(failures)
+        self.parses.n += len(failures)
+        for reason in failures:
+            if reason is not None:
+                self.parses.add_failure(reason)
         self.tokens += usage.tokens
         self.tflops = None if self.tflops is None or usage.tflops is None else self.tflops + usage.tflops
         self.seconds += usage.seconds
-        for failure in failures:
-            if failure is not None:
-                self.parse_failures += 1
-                key = failure.split(":")[0]
-                self.reasons[key] = self.reasons.get(key, 0) + 1
 
     def merge(self, other: DecisionStats) -> DecisionStats:
-        out = DecisionStats(
-            self.decisions + other.decisions,
-            self.parse_failures + other.parse_failures,
-            self.tokens + other.tokens,
-            None if self.tflops is None or other.tflops is None else self.tflops + other.tflops,
-            self.seconds + other.seconds,
-            dict(self.reasons),
+        tflops = None if self.tflops is None or other.tflops is None else self.tflops + other.tflops
+        return DecisionStats(
+            self.parses.merge(other.parses), self.tokens + other.tokens, tflops, self.seconds + other.seconds
         )
-        for key, n in other.reasons.items():
-            out.reasons[key] = out.reasons.get(key, 0) + n
-        return out
 
     def metrics(self) -> dict[str, Any]:
         """Per-decision costs and rates for ``results.json`` (TFLOPs = 10^12 FLOPs)."""
-        n = self.decisions
+        n = self.parses.n
+        parses = self.parses.metrics()
         return {
             "decisions": n,
-            "parse_failure_rate": self.parse_failures / n if n else 0.0,
+            "parse_failure_rate": parses["parse_failure_rate"],
             "tokens_per_decision": self.tokens / n if n else 0.0,
             "tflops_per_decision": None if self.tflops is None or not n else self.tflops / n,
             "decisions_per_second": n / self.seconds if self.seconds > 0 else 0.0,
-            "parse_failure_reasons": dict(sorted(self.reasons.items())),
+            "parse_failure_reasons": parses["parse_failure_reasons"],
         }
 
 
@@ -90,36 +81,25 @@ class LLMReasoner:
 
     name = "llm"
 
-    def __init__(self, backend: Backend, settings: LLMSettings | None = None, seed: int = 0) -> None:
+    def __init__(self, domain: Domain, backend: Backend, settings: LLMSettings | None = None, seed: int = 0) -> None:
+        self.domain = domain
         self.backend = backend
         self.settings = settings or LLMSettings()
         self.seed = seed
         self.stats = DecisionStats()
 
-    def reset(self, episode: Episode) -> Posterior:
-        from mindzero.tasks.gridworld_ssrl import object_names
-
-        self.layout = episode.layout
-        self.objects = object_names(episode.layout)
-        self.states: list[WorldState] = [episode.initial_state()]
-        self.actions: list[int] = []
-        self.posterior = Posterior.uniform(goal_pairs(len(episode.layout.objects)))
+    def reset(self, episode: Any) -> Posterior:
+        self.episode = episode
+        self.observations: list[Any] = []
+        self.posterior = Posterior.uniform(self.domain.hypotheses(episode))
         return self.posterior
 
-    def update(self, observation: Observation) -> Posterior:
-        """Prompt with the prefix up to and including this action; keep the old posterior on failure.
-
-        The state after the action is the human's move with the helper standing still, as in the
-        training rows (:func:`assist_row`); the next observation supersedes it."""
-        from mindzero.tasks.gridworld_ssrl import assist_prompt
-
-        self.states[-1] = observation.state
-        self.actions.append(observation.human_action)
-        self.states.append(step(self.layout, observation.state, observation.human_action, Action.STAY))
-        prompt = assist_prompt(
-            self.layout, self.states, self.actions, self.settings.n_particles, self.settings.prompt_style
-        )
-        seed = self.seed * 1_000_003 + len(self.actions)
+    def update(self, observation: Any) -> Posterior:
+        """Prompt with the prefix up to and including this action; keep the old posterior on failure."""
+        self.observations.append(observation)
+        settings = self.settings
+        prompt = self.domain.assist_prompt(self.episode, self.observations, settings.n_particles, settings.prompt_style)
+        seed = self.seed * 1_000_003 + len(self.observations)
         with self.backend.usage.measure() as usage:
             generation = self.backend.generate(
                 [[{"role": "user", "content": prompt}]],
@@ -128,7 +108,7 @@ class LLMReasoner:
                 max_new_tokens=self.settings.max_new_tokens,
                 seed=seed,
             )[0][0]
-        result = parse_goal_particles(generation.text, self.objects, self.settings.n_particles)
+        result = self.domain.parse_particles(generation.text, self.episode, settings.n_particles)
         self.stats.add_batch(usage, [None if result.ok else result.reason])
         if result.ok:
             self.posterior = result.posterior
@@ -136,29 +116,27 @@ class LLMReasoner:
 
 
 class LLMQAAnswerer:
-    """Answers a GridWorld QA row with (a) or (b); ``None`` when a generated answer names neither."""
+    """Answers a two-option QA row with (a) or (b); ``None`` when a generated answer names neither."""
 
     MODES = ("generate", "score")
 
-    def __init__(self, backend: Backend, mode: str = "generate", settings: LLMSettings | None = None) -> None:
+    def __init__(
+        self, domain: Domain, backend: Backend, mode: str = "generate", settings: LLMSettings | None = None
+    ) -> None:
         if mode not in self.MODES:
             raise UserError(f"unknown answer mode {mode!r}; use {' or '.join(self.MODES)}")
+        self.domain = domain
         self.backend = backend
         self.mode = mode
         self.settings = settings or LLMSettings(max_new_tokens=16)
         self.stats = DecisionStats()
 
-    def answer(self, rows: list[dict], seed: int = 0, batch: int = 8) -> list[dict]:
+    def answer(self, rows: Sequence[Mapping[str, Any]], seed: int = 0, batch: int = 8) -> list[dict]:
         """One record per row: ``prediction`` ('a', 'b' or None), ``text`` or ``scores``, costs."""
-        from tqdm import tqdm
-
-        from mindzero.tasks.gridworld_qa import qa_prompt
-        from mindzero.tasks.gridworld_ssrl import parse_option
-
         out = []
         for lo in tqdm(range(0, len(rows), batch), desc=f"qa-llm[{self.mode}]", leave=False):
             chunk = rows[lo : lo + batch]
-            chats = [[{"role": "user", "content": qa_prompt(r, self.settings.prompt_style)}] for r in chunk]
+            chats = [[{"role": "user", "content": self.domain.qa_prompt(r, self.settings.prompt_style)}] for r in chunk]
             with self.backend.usage.measure() as usage:
                 if self.mode == "generate":
                     gens = self.backend.generate(

@@ -167,7 +167,6 @@ class Backend(ABC):
     """What was loaded, for logs and ``results.json`` (a path, URL or model id)."""
     usage: UsageMeter
 
-    @abstractmethod
     def generate(
         self,
         prompts: Sequence[Prompt],
@@ -179,8 +178,22 @@ class Backend(ABC):
         """Sample ``n`` completions for each prompt; ``result[i][j]`` is sample j of prompt i.
 
         ``temperature == 0`` means greedy decoding. The same ``seed`` with the same arguments
-        gives the same completions (on the same backend, hardware and library versions).
+        gives the same completions (on the same backend, hardware and library versions). Usage
+        counts the completions computed: a backend that decodes greedily once and repeats it
+        ``n`` times counts it once.
         """
+        check_sampling_args(n, temperature, max_new_tokens)
+        start = time.perf_counter()
+        computed = self.sample(list(prompts), n, temperature, max_new_tokens, seed)
+        self.usage.record_generations(computed, start)
+        return [gs * (n // len(gs)) if len(gs) < n else gs for gs in computed]
+
+    @abstractmethod
+    def sample(
+        self, prompts: list[Prompt], n: int, temperature: float, max_new_tokens: int, seed: int | None
+    ) -> list[list[Generation]]:
+        """The completions computed for each prompt: ``n``, or 1 where ``n`` would be identical
+        (greedy decoding). Arguments are already checked; :meth:`generate` meters the call."""
 
     @abstractmethod
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[float]:

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from mindzero.core.errors import UserError
-from mindzero.llm.base import Backend, Generation, Prompt, UsageMeter, check_sampling_args
+from mindzero.llm.base import Backend, Generation, Prompt, UsageMeter
 
 log = logging.getLogger(__name__)
 
@@ -67,21 +67,12 @@ class OpenAIBackend(Backend):
         self.name = f"{self.base_url}#{self.model}"
         self.usage = UsageMeter(active_params)
 
-    def generate(
-        self,
-        prompts: Sequence[Prompt],
-        n: int = 1,
-        temperature: float = 1.0,
-        max_new_tokens: int = 256,
-        seed: int | None = None,
+    def sample(
+        self, prompts: list[Prompt], n: int, temperature: float, max_new_tokens: int, seed: int | None
     ) -> list[list[Generation]]:
-        """Sample ``n`` completions per prompt; servers that return fewer are asked again, one at a time."""
-        check_sampling_args(n, temperature, max_new_tokens)
-        start = time.perf_counter()
+        """``n`` completions per prompt; servers that return fewer are asked again, one at a time."""
         with ThreadPoolExecutor(self.concurrency) as pool:
-            results = list(pool.map(lambda p: self._sample(p, n, temperature, max_new_tokens, seed), prompts))
-        self.usage.record_generations(results, start)
-        return results
+            return list(pool.map(lambda p: self._sample(p, n, temperature, max_new_tokens, seed), prompts))
 
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[float]:
         """Sum of the endpoint's echoed log-probs (nats) over the tokens covering each continuation."""

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mindzero.core.errors import UserError
-from mindzero.llm.base import Backend, Generation, Prompt, UsageMeter, check_sampling_args
+from mindzero.llm.base import Backend, Generation, Prompt, UsageMeter
 from mindzero.llm.models import DEFAULT_MODEL, resolve_model
 
 DTYPES = ("float32", "bfloat16", "float16", "auto")
@@ -97,22 +97,12 @@ class TransformersBackend(Backend):
         """Token ids of a prompt as the model sees it (chat template applied to messages)."""
         return encode_prompt(self.tokenizer, prompt, self.name)
 
-    def generate(
-        self,
-        prompts: Sequence[Prompt],
-        n: int = 1,
-        temperature: float = 1.0,
-        max_new_tokens: int = 256,
-        seed: int | None = None,
+    def sample(
+        self, prompts: list[Prompt], n: int, temperature: float, max_new_tokens: int, seed: int | None
     ) -> list[list[Generation]]:
-        """Sample ``n`` completions per prompt (pure sampling: no top-k/top-p truncation).
-
-        Greedy decoding (``temperature == 0``) computes one completion per prompt and returns it
-        ``n`` times; usage counts the work done, so that completion once.
-        """
+        """``n`` completions per prompt (pure sampling: no top-k/top-p truncation); greedy decoding
+        (``temperature == 0``) computes one."""
         torch, _ = _require_transformers()
-        check_sampling_args(n, temperature, max_new_tokens)
-        start = time.perf_counter()
         encoded = [self.encode(p) for p in prompts]
         sampling: dict[str, Any] = (
             {"do_sample": True, "temperature": temperature, "top_k": 0, "top_p": 1.0}
@@ -141,8 +131,7 @@ class TransformersBackend(Backend):
                 new = out[:, input_ids.shape[1] :].tolist()
                 for i, ids in enumerate(batch):
                     results.append([self._completion(new[i * runs + j], len(ids)) for j in range(runs)])
-        self.usage.record_generations(results, start)
-        return [gs * (n // runs) for gs in results]
+        return results
 
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[float]:
         """Sum of log-probs (nats) of each continuation's tokens (tokenized on their own) after the prompt."""

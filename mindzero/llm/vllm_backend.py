@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from mindzero.core.errors import UserError
-from mindzero.llm.base import Backend, Generation, Prompt, UsageMeter, check_sampling_args
+from mindzero.llm.base import Backend, Generation, Prompt, UsageMeter
 from mindzero.llm.models import DEFAULT_MODEL, PACKAGED_MODELS, count_parameters, resolve_model
 from mindzero.llm.transformers_backend import encode_prompt
 
@@ -56,17 +56,10 @@ class VLLMBackend(Backend):
         self.tokenizer = self.llm.get_tokenizer()
         self.usage = UsageMeter(active_params or (count_parameters(target) if local else None))
 
-    def generate(
-        self,
-        prompts: Sequence[Prompt],
-        n: int = 1,
-        temperature: float = 1.0,
-        max_new_tokens: int = 256,
-        seed: int | None = None,
+    def sample(
+        self, prompts: list[Prompt], n: int, temperature: float, max_new_tokens: int, seed: int | None
     ) -> list[list[Generation]]:
-        """Sample ``n`` completions per prompt; prompt i uses seed ``seed + i`` (vLLM per-request seeds)."""
-        check_sampling_args(n, temperature, max_new_tokens)
-        start = time.perf_counter()
+        """``n`` completions per prompt; prompt i uses seed ``seed + i`` (vLLM per-request seeds)."""
         inputs = [{"prompt_token_ids": encode_prompt(self.tokenizer, p, self.name)} for p in prompts]
         params = [
             self._vllm.SamplingParams(
@@ -78,15 +71,13 @@ class VLLMBackend(Backend):
             for i in range(len(inputs))
         ]
         outputs = self.llm.generate(inputs, params, use_tqdm=False)
-        results = [
+        return [
             [
                 Generation(c.text, len(out.prompt_token_ids), len(c.token_ids), c.finish_reason or "stop")
                 for c in out.outputs
             ]
             for out in outputs
         ]
-        self.usage.record_generations(results, start)
-        return results
 
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[float]:
         """Sum of vLLM's prompt log-probs (nats) over each continuation's tokens (tokenized on their own)."""

@@ -32,8 +32,8 @@ from mindzero.stories.events import (
     parse_story,
 )
 from mindzero.stories.generator import GeneratedStory
-from mindzero.stories.semantics import WAITING_ROOM, StorySimulator, story_agents
-from mindzero.stories.traces import _FINAL, _STEP, check_trace, render_gold_trace
+from mindzero.stories.semantics import WAITING_ROOM, engine_labels
+from mindzero.stories.traces import FINAL_PATTERN, STEP_PATTERN, check_trace, render_gold_trace
 
 CORRUPTIONS = (
     "wrong_container",
@@ -63,8 +63,10 @@ class BeliefQuestion:
     labels: tuple[str | None, ...]
     """The chain's belief after each line (engine output; None = not yet known)."""
     answer: str | None
-    """The gold answer (the released label for official data, else the engine's last label)."""
+    """The gold answer: the engine's last label (for official data under ``hitom``, the released label)."""
     meta: dict = field(default_factory=dict)
+    semantics: str = "hitom"
+    """The semantics behind ``labels`` (corruptions re-run the engine with it)."""
 
     def story_text(self) -> str:
         return "\n".join(f"{i} {line}" for i, line in enumerate(self.lines, start=1))
@@ -73,18 +75,8 @@ class BeliefQuestion:
         return ", ".join(f"{chr(65 + i)}. {c}" for i, c in enumerate(self.containers))
 
 
-def engine_labels(events: Sequence[Event], question: Question, semantics: str = "hitom") -> list[str | None]:
-    """The question chain's belief after every line, from the DEL engine."""
-    sim = StorySimulator(story_agents(events), semantics)
-    out = []
-    for event in events:
-        sim.step(event)
-        out.append(sim.belief(question.chain, question.obj))
-    return out
-
-
-def questions_from_stories(stories: Iterable[GeneratedStory]) -> Iterator[BeliefQuestion]:
-    """Every question of generated stories (labels already computed by the generator)."""
+def questions_from_stories(stories: Iterable[GeneratedStory], semantics: str = "hitom") -> Iterator[BeliefQuestion]:
+    """Every question of generated stories (labels already computed by the generator, under ``semantics``)."""
     for s in stories:
         for q, labels, answer in zip(s.questions, s.labels, s.answers):
             yield BeliefQuestion(
@@ -99,6 +91,7 @@ def questions_from_stories(stories: Iterable[GeneratedStory]) -> Iterator[Belief
                 labels=tuple(labels),
                 answer=answer,
                 meta={"story_length": s.length, "deception": s.tell},
+                semantics=semantics,
             )
 
 
@@ -108,7 +101,11 @@ _CHOICE = re.compile(r"(?:^|,\s*)[A-Z]\.\s*([^,]+)")
 def questions_from_hitom(
     records: Sequence[dict], semantics: str = "hitom", one_chapter_cot: bool = True
 ) -> list[BeliefQuestion]:
-    """Official Hi-ToM records as belief questions (default: the DEL-ToM one-chapter CoT subset)."""
+    """Official Hi-ToM records as belief questions (default: the DEL-ToM one-chapter CoT subset).
+
+    Under ``hitom`` the gold answer is the released label (the engine agrees on the whole subset);
+    under ``del`` it is the engine's, and the released one is kept as ``meta["released_answer"]``.
+    """
     out = []
     for rec in records:
         if one_chapter_cot and not (rec["story_length"] == 1 and rec.get("prompting_type") == "CoTP"):
@@ -121,6 +118,7 @@ def questions_from_hitom(
         lines = [
             line.split(" ", 1)[1].strip() for line in rec["story"].strip().splitlines() if line.strip()[:1].isdigit()
         ]
+        labels = engine_labels(events, question, semantics)
         out.append(
             BeliefQuestion(
                 id=f"hitom-{rec['sample_id']}",
@@ -131,9 +129,11 @@ def questions_from_hitom(
                 question=question,
                 question_text=rec["question"].strip(),
                 containers=tuple(c.strip() for c in _CHOICE.findall(rec.get("choices", ""))),
-                labels=tuple(engine_labels(events, question, semantics)),
-                answer=rec["answer"],
-                meta={k: rec.get(k) for k in ("sample_id", "story_length", "deception", "prompting_type")},
+                labels=tuple(labels),
+                answer=rec["answer"] if semantics == "hitom" else labels[-1],
+                meta={k: rec.get(k) for k in ("sample_id", "story_length", "deception", "prompting_type")}
+                | ({} if semantics == "hitom" else {"released_answer": rec["answer"]}),
+                semantics=semantics,
             )
         )
     return out
@@ -198,10 +198,10 @@ def split_steps(trace: object) -> list[str]:
     """Step blocks of a trace, cut exactly where :func:`check_trace` cuts (never raises)."""
     text = trace if isinstance(trace, str) else ""
     final = None
-    for m in _FINAL.finditer(text):
+    for m in FINAL_PATTERN.finditer(text):
         final = m
     body = text[: final.start()] if final else text
-    markers = list(_STEP.finditer(body))
+    markers = list(STEP_PATTERN.finditer(body))
     return [
         body[m.start() : markers[i + 1].start() if i + 1 < len(markers) else len(body)].strip()
         for i, m in enumerate(markers)
@@ -240,15 +240,6 @@ def _carry(labels: list[str | None], k: int, value: str | None) -> list[str | No
     return out
 
 
-def _perturbed(q: BeliefQuestion, line: int, also: frozenset[str], unseen: frozenset[str]) -> list[str | None]:
-    sim = StorySimulator(story_agents(q.events), "hitom")
-    out = []
-    for i, event in enumerate(q.events):
-        sim.step(event, *((also, unseen) if i == line else ()))
-        out.append(sim.belief(q.question.chain, q.question.obj))
-    return out
-
-
 def _presence(events: Sequence[Event]) -> list[set[str]]:
     """Who is in the current chapter's room at each line (before the line's own effect)."""
     present: set[str] = set()
@@ -281,7 +272,7 @@ def corrupt_labels(q: BeliefQuestion, kind: str, rng: random.Random) -> list[str
         wrong = [c for c in q.containers if c != labels[k]]
         return _carry(labels, k, rng.choice(wrong)) if wrong else None
     if kind == "reality_bias":
-        real = engine_labels(q.events, Question((), q.question.obj))
+        real = engine_labels(q.events, Question((), q.question.obj), q.semantics)
         ks = [i for i in range(n) if real[i] != labels[i]]
         if not ks:
             return None
@@ -301,7 +292,7 @@ def corrupt_labels(q: BeliefQuestion, kind: str, rng: random.Random) -> list[str
                     options.append((i, frozenset(), frozenset({a})))
         rng.shuffle(options)
         for i, also, unseen in options:
-            wrong = _perturbed(q, i, also, unseen)
+            wrong = engine_labels(q.events, q.question, q.semantics, i, also, unseen)
             if wrong != labels:
                 return wrong
         return None

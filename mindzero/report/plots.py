@@ -1,30 +1,40 @@
-"""Figures of the papers, drawn with matplotlib (Agg backend, no display needed)."""
+"""Figures of the papers, drawn with matplotlib (Agg backend, no display needed).
+
+matplotlib is imported on first use, so the command modules that import this one keep
+``mindzero --help`` fast.
+"""
 
 from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from mindzero.core.results import atomic_write_bytes  # noqa: E402
+from mindzero.core.results import atomic_write_bytes
 
 
-def save_figure(fig: plt.Figure, path: str | Path) -> Path:
+def pyplot() -> Any:
+    """``matplotlib.pyplot`` on the Agg backend."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def save_figure(fig: Any, path: str | Path) -> Path:
     """Save ``fig`` as PNG atomically and close it."""
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=120, bbox_inches="tight")
-    plt.close(fig)
+    pyplot().close(fig)
     atomic_write_bytes(path, buf.getvalue())
     return Path(path)
 
 
 def plot_goal_accuracy(curves: dict[str, list[float | None]], path: str | Path, title: str = "") -> Path:
     """Paper Fig. 5: MAP-goal accuracy vs task progress, one line per method."""
-    fig, ax = plt.subplots(figsize=(5.5, 3.6))
+    fig, ax = pyplot().subplots(figsize=(5.5, 3.6))
     for name, curve in curves.items():
         n = len(curve)
         xs = [(i + 0.5) / n for i, v in enumerate(curve) if v is not None]
@@ -38,4 +48,30 @@ def plot_goal_accuracy(curves: dict[str, list[float | None]], path: str | Path, 
     ax.legend(fontsize=8)
     if title:
         ax.set_title(title, fontsize=10)
+    return save_figure(fig, path)
+
+
+def plot_scaling(metrics: dict, path: str | Path, title: str = "") -> Path:
+    """DEL-ToM Fig. 3: average accuracy vs N, (a) vanilla and (b) weighted BoN, majority dashed.
+
+    ``metrics`` is scale-eval's: ``accuracy[method][N]["avg"]`` with methods ``vanilla-<how>``,
+    ``weighted-<how>`` (one line per aggregation ``how``) and ``majority``.
+    """
+    acc = metrics["accuracy"]
+    ns = sorted(int(n) for n in acc["majority"])
+    aggregations = [name.split("-", 1)[1] for name in acc if name.startswith("vanilla-")]
+    fig, axes = pyplot().subplots(1, 2, figsize=(9, 3.4), sharey=True)
+    for ax, strategy, label in zip(axes, ("vanilla", "weighted"), ("(a) Vanilla BoN", "(b) Weighted BoN")):
+        for how in aggregations:
+            ax.plot(ns, [acc[f"{strategy}-{how}"][str(n)]["avg"] for n in ns], marker="o", ms=3, label=how)
+        ax.plot(ns, [acc["majority"][str(n)]["avg"] for n in ns], "k--", marker="x", ms=3, label="majority")
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(ns, [str(n) for n in ns])
+        ax.set_xlabel("N (traces)")
+        ax.set_title(label, fontsize=10)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("accuracy (mean over orders)")
+    axes[1].legend(fontsize=8)
+    if title:
+        fig.suptitle(title, fontsize=10)
     return save_figure(fig, path)

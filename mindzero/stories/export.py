@@ -12,6 +12,7 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from mindzero.core.errors import UserError
 from mindzero.core.results import atomic_write_text, dumps_jsonl
 from mindzero.stories.generator import GeneratedStory
 from mindzero.stories.traces import render_gold_trace
@@ -53,8 +54,6 @@ def write_hf_dataset(path: str | os.PathLike, rows: list[dict], fingerprint: str
         import datasets
         import pyarrow as pa
     except ImportError as err:  # pragma: no cover - depends on the installed extras
-        from mindzero.core.errors import UserError
-
         raise UserError("the Hugging Face export needs `pip install mindzero[llm]` (datasets, pyarrow)") from err
     table = pa.Table.from_pylist(rows)
     ds = datasets.Dataset(table, fingerprint=fingerprint[:16])

@@ -40,9 +40,11 @@ from mindzero.stories.events import (
     parse_question,
     parse_story,
 )
-from mindzero.stories.semantics import StorySimulator, story_agents
+from mindzero.stories.semantics import StorySimulator, engine_labels, story_agents
 
 REQUIRED_FIELDS = ("sample_id", "story", "question", "answer", "story_length", "question_order")
+HITOM_URL = "https://github.com/ying-hui-he/Hi-ToM_dataset"
+"""Where the official release (``Hi-ToM_data.json``) is published."""
 
 
 def load_hitom(path: str | Path) -> list[dict]:
@@ -51,7 +53,9 @@ def load_hitom(path: str | Path) -> list[dict]:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as err:
-        raise UserError(f"Hi-ToM data not found: {path}") from err
+        raise UserError(
+            f"Hi-ToM data not found: {path}; download Hi-ToM_data.json from {HITOM_URL} and pass its path"
+        ) from err
     except json.JSONDecodeError as err:
         raise UserError(f"{path} is not JSON: {err}") from err
     records = raw.get("data") if isinstance(raw, dict) else raw
@@ -62,30 +66,6 @@ def load_hitom(path: str | Path) -> list[dict]:
         if missing:
             raise UserError(f"{path}: record {i} lacks fields {missing}")
     return records
-
-
-def _run(
-    events: Sequence[Event],
-    question: Question,
-    semantics: str,
-    line: int | None = None,
-    also: frozenset[str] = frozenset(),
-    unseen: frozenset[str] = frozenset(),
-) -> list[str | None]:
-    """The question chain's belief after every line (index i = after line i + 1).
-
-    ``line``/``also``/``unseen`` perturb who observes that one line (0-based) — used to test
-    whether a released label is "what you get if X had (not) seen line i".
-    """
-    sim = StorySimulator(story_agents(events), semantics)
-    history = []
-    for i, event in enumerate(events):
-        if i == line:
-            sim.step(event, also_seen_by=also, unseen_by=unseen)
-        else:
-            sim.step(event)
-        history.append(sim.belief(question.chain, question.obj))
-    return history
 
 
 def _who(question: Question) -> str:
@@ -101,10 +81,10 @@ def _derivation(events: Sequence[Event], history: list[str | None], question: Qu
 
 def explain(events: Sequence[Event], question: Question, label: str, semantics: str) -> tuple[str, str]:
     """(cause, one-paragraph explanation) for a prediction that differs from the released label."""
-    history = _run(events, question, semantics)
+    history = engine_labels(events, question, semantics)
     derivation = _derivation(events, history, question)
 
-    hitom = history if semantics == "hitom" else _run(events, question, "hitom")
+    hitom = history if semantics == "hitom" else engine_labels(events, question, "hitom")
     if semantics == "del" and hitom[-1] == label:
         first = next(i for i in range(len(hitom)) if hitom[i] != history[i])
         if question.order > 2:
@@ -124,7 +104,7 @@ def explain(events: Sequence[Event], question: Question, label: str, semantics: 
             f"({events[first].render()!r}): {why}."
         )
 
-    old = _run(events, question, "hitom-combinations")
+    old = engine_labels(events, question, "hitom-combinations")
     if old[-1] == label:
         first = next(i for i in range(len(old)) if old[i] != hitom[i])
         return "generator_combinations_order", (
@@ -160,7 +140,7 @@ def explain(events: Sequence[Event], question: Question, label: str, semantics: 
             if len(absent) > 1:
                 trials.append((frozenset(absent), frozenset()))
             for also, unseen in trials:
-                if _run(events, question, semantics, line=i, also=also, unseen=unseen)[-1] != label:
+                if engine_labels(events, question, semantics, i, also, unseen)[-1] != label:
                     continue
                 what = f"line {i + 1} ({e.render()!r})"
                 if isinstance(e, Enter):

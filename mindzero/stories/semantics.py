@@ -52,6 +52,7 @@ from mindzero.stories.events import (
     ObjectAt,
     PrivateTell,
     PublicClaim,
+    Question,
     Stay,
 )
 
@@ -314,3 +315,27 @@ def story_agents(events: Sequence[Event]) -> tuple[str, ...]:
     for e in events:
         seen.update(dict.fromkeys(_agents_of(e)))
     return tuple(seen)
+
+
+def engine_labels(
+    events: Sequence[Event],
+    question: Question,
+    semantics: str = "hitom",
+    line: int | None = None,
+    also_seen_by: frozenset[str] = frozenset(),
+    unseen_by: frozenset[str] = frozenset(),
+) -> list[str | None]:
+    """The question chain's belief after every line (index i = after line i + 1), from the engine.
+
+    ``line``/``also_seen_by``/``unseen_by`` perturb who observes that one line (0-based): what the
+    engine says had X (not) seen line i (hitom-eval's explanations, the PBM data's corruptions).
+    """
+    sim = StorySimulator(story_agents(events), semantics)
+    history = []
+    for i, event in enumerate(events):
+        if i == line:
+            sim.step(event, also_seen_by, unseen_by)
+        else:
+            sim.step(event)
+        history.append(sim.belief(question.chain, question.obj))
+    return history

@@ -104,10 +104,12 @@ class TraceCheck:
         return [int(s.correct) for s in self.steps]
 
 
-_STEP = re.compile(
+STEP_PATTERN = re.compile(
     r"(?:#+[ \t]*step[ \t]*(\d{1,6})?[^\n#]{0,20}#+)|(?:^[ \t]*step[ \t]+(\d{1,6})[ \t]*:?[ \t]*$)", re.I | re.M
 )
-_FINAL = re.compile(r"final[ \t]+answer[ \t]*:?[ \t]*(.*)", re.I)
+"""A step marker: ``## Step n ##`` (also inline) or a bare ``Step n`` line; group 1 or 2 is n."""
+FINAL_PATTERN = re.compile(r"final[ \t]+answer[ \t]*:?[ \t]*(.*)", re.I)
+"""``Final Answer: ...``; a trace's last match ends its steps."""
 _BRACKET = re.compile(r"\[([^\[\]\n]{0,200})\]")
 _NULLS = {"null", "none", "unknown", "nowhere", "", "n/a"}
 
@@ -142,7 +144,7 @@ def check_trace(trace: object, labels: Sequence[str | None], answer: str | None 
     expected_labels = [normalise(v) for v in labels]
     answer_n = normalise(answer) if answer is not None else (expected_labels[-1] if expected_labels else None)
     final_match = None
-    for m in _FINAL.finditer(text):
+    for m in FINAL_PATTERN.finditer(text):
         final_match = m
     body = text[: final_match.start()] if final_match else text
     final_answer = None
@@ -150,7 +152,7 @@ def check_trace(trace: object, labels: Sequence[str | None], answer: str | None 
         ok, final_answer = _value(final_match.group(1))
         if not ok:
             final_answer = normalise(final_match.group(1).split("\n")[0])
-    markers = list(_STEP.finditer(body))
+    markers = list(STEP_PATTERN.finditer(body))
     steps: list[StepLabel] = []
     prefix_ok = True
     first_error = None

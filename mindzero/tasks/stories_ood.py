@@ -16,8 +16,9 @@ from importlib import resources
 from pathlib import Path
 
 from mindzero.core.errors import UserError
-from mindzero.pbm.data import BeliefQuestion, engine_labels
+from mindzero.pbm.data import BeliefQuestion
 from mindzero.stories.events import parse_line, parse_question
+from mindzero.stories.semantics import engine_labels
 
 REQUIRED = ("id", "variant", "prose", "events", "object", "containers", "questions")
 
@@ -68,6 +69,7 @@ def load_ood_questions(path: str | Path | None = None, semantics: str = "hitom")
                     labels=tuple(labels),
                     answer=labels[-1],
                     meta={"variant": row["variant"], "protagonist_belief": row.get("protagonist_belief")},
+                    semantics=semantics,
                 )
             )
     return out

@@ -12,17 +12,36 @@ hand-written unexpected-transfer stories, 132 questions) or ``generated`` (fresh
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import types
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from mindzero.core.errors import UserError
-from mindzero.pbm.data import BeliefQuestion
+from mindzero.core.results import read_jsonl
+from mindzero.inference.belief_search import (
+    AGGREGATIONS,
+    BackendPolicy,
+    SyntheticPolicy,
+    aggregate,
+    beam_search,
+    bon_accuracy,
+    load_verifier,
+    method_name,
+    methods,
+    score_pool,
+    select,
+)
+from mindzero.llm import load_backend
+from mindzero.llm.base import UsageMeter
+from mindzero.pbm.data import BeliefQuestion, questions_from_hitom, questions_from_stories
+from mindzero.stories.generator import generate_stories
+from mindzero.stories.hitom import HITOM_URL, load_hitom
+from mindzero.stories.semantics import SEMANTICS
+from mindzero.stories.traces import check_trace, normalise
+from mindzero.tasks.stories_ood import load_ood_questions
 
 DATASETS = ("hitom", "ood", "generated")
 
@@ -32,10 +51,15 @@ class ScaleEvalConfig:
     """Options of ``mindzero stories scale-eval``."""
 
     data: str = field(default="hitom", metadata={"help": "hitom (one-chapter CoT) | ood (hand-written) | generated"})
-    hitom: str = field(default="../shared/data/hitom/Hi-ToM_data.json", metadata={"help": "Hi-ToM_data.json"})
+    hitom: str | None = field(
+        default=None, metadata={"help": f"path to the official Hi-ToM_data.json (data=hitom; from {HITOM_URL})"}
+    )
     ood: str | None = field(default=None, metadata={"help": "OOD stories JSONL (default: the shipped set)"})
     stories: int = field(default=20, metadata={"help": "generated stories (data=generated), 5 questions each"})
     per_order: int | None = field(default=None, metadata={"help": "at most this many questions per order"})
+    semantics: str = field(
+        default="hitom", metadata={"help": "hitom | del: the semantics behind the gold labels and the checker"}
+    )
     policy: str = field(
         default="synthetic", metadata={"help": "synthetic (corrupted gold traces) or a model spec (hf:, vllm:, ...)"}
     )
@@ -65,19 +89,14 @@ class ScaleEvalConfig:
 def load_questions(config: ScaleEvalConfig) -> list[BeliefQuestion]:
     """The question set, cut to ``per_order`` questions per order (a seeded choice)."""
     if config.data == "hitom":
-        from mindzero.pbm.data import questions_from_hitom
-        from mindzero.stories.hitom import load_hitom
-
-        questions = questions_from_hitom(load_hitom(config.hitom))
+        if config.hitom is None:
+            raise UserError(f"--data hitom needs --hitom PATH to Hi-ToM_data.json (released at {HITOM_URL})")
+        questions = questions_from_hitom(load_hitom(config.hitom), config.semantics)
     elif config.data == "ood":
-        from mindzero.tasks.stories_ood import load_ood_questions
-
-        questions = load_ood_questions(config.ood)
+        questions = load_ood_questions(config.ood, config.semantics)
     elif config.data == "generated":
-        from mindzero.pbm.data import questions_from_stories
-        from mindzero.stories.generator import generate_stories
-
-        questions = list(questions_from_stories(generate_stories(config.stories, config.seed, (1,))))
+        stories = generate_stories(config.stories, config.seed, (1,), semantics=config.semantics)
+        questions = list(questions_from_stories(stories, config.semantics))
     else:
         raise UserError(f"unknown data {config.data!r}; choose from {', '.join(DATASETS)}")
     if config.per_order is not None:
@@ -97,8 +116,6 @@ def load_questions(config: ScaleEvalConfig) -> list[BeliefQuestion]:
 
 def reused_pools(path: str, questions: Sequence[BeliefQuestion], pool: int) -> list[list[str]]:
     """The first ``pool`` traces per question from an earlier run's traces.jsonl."""
-    from mindzero.core.results import read_jsonl
-
     try:
         rows = read_jsonl(path)
     except OSError as err:
@@ -116,6 +133,8 @@ def reused_pools(path: str, questions: Sequence[BeliefQuestion], pool: int) -> l
 
 
 def check_config(config: ScaleEvalConfig) -> None:
+    if config.semantics not in SEMANTICS:
+        raise UserError(f"unknown semantics {config.semantics!r}; choose from {', '.join(SEMANTICS)}")
     if not config.ns or min(config.ns) < 1:
         raise UserError("--ns must be positive budgets, e.g. 1,2,4,8,16")
     if max(config.ns) > config.pool:
@@ -127,12 +146,8 @@ def check_config(config: ScaleEvalConfig) -> None:
 
 
 def make_policy(config: ScaleEvalConfig) -> Any:
-    from mindzero.inference.belief_search import BackendPolicy, SyntheticPolicy
-
     if config.policy == "synthetic":
         return SyntheticPolicy(config.error_rate, config.cluster)
-    from mindzero.llm import load_backend
-
     kwargs = {"dtype": config.dtype} if not config.policy.startswith(("openai:", "vllm:")) else {}
     backend = load_backend(config.policy, **kwargs)
     return BackendPolicy(
@@ -146,20 +161,8 @@ def _by_order(values: dict[int, list[float]]) -> dict:
 
 
 def run_scale_eval(config: ScaleEvalConfig) -> tuple[dict, list[dict], list[dict]]:
-    """(metrics, per-question samples, per-trace rows); see the module docstring."""
-    from mindzero.inference.belief_search import (
-        AGGREGATIONS,
-        aggregate,
-        beam_search,
-        bon_accuracy,
-        load_verifier,
-        method_name,
-        methods,
-        score_pool,
-        select,
-    )
-    from mindzero.stories.traces import check_trace, normalise
-
+    """(metrics, per-question samples, per-trace rows); see the module docstring. Writes nothing:
+    ``mindzero stories scale-eval`` writes them as results.json, samples.jsonl and traces.jsonl."""
     check_config(config)
     questions = load_questions(config)
     if not questions:
@@ -168,8 +171,6 @@ def run_scale_eval(config: ScaleEvalConfig) -> tuple[dict, list[dict], list[dict
     if config.reuse_traces:
         if config.beam:
             raise UserError("--beam needs a policy; run it without --reuse-traces")
-        from mindzero.llm.base import UsageMeter
-
         policy = types.SimpleNamespace(usage=UsageMeter(None))  # nothing sampled: no policy cost
         pools = reused_pools(config.reuse_traces, questions, config.pool)
     else:
@@ -258,60 +259,3 @@ def run_scale_eval(config: ScaleEvalConfig) -> tuple[dict, list[dict], list[dict
         "verifier_tflops_per_trace": None if verifier_usage.tflops is None else verifier_usage.tflops / n_traces,
     }
     return metrics, samples, traces
-
-
-def plot_scaling(metrics: dict, path: str | Path, title: str = "") -> Path:
-    """Paper Fig. 3: average accuracy vs N, (a) vanilla and (b) weighted BoN, majority dashed."""
-    from mindzero.inference.belief_search import AGGREGATIONS
-    from mindzero.report.plots import plt, save_figure
-
-    acc = metrics["accuracy"]
-    ns = sorted(int(n) for n in acc["majority"])
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4), sharey=True)
-    for ax, strategy, label in zip(axes, ("vanilla", "weighted"), ("(a) Vanilla BoN", "(b) Weighted BoN")):
-        for how in AGGREGATIONS:
-            ax.plot(ns, [acc[f"{strategy}-{how}"][str(n)]["avg"] for n in ns], marker="o", ms=3, label=how)
-        ax.plot(ns, [acc["majority"][str(n)]["avg"] for n in ns], "k--", marker="x", ms=3, label="majority")
-        ax.set_xscale("log", base=2)
-        ax.set_xticks(ns, [str(n) for n in ns])
-        ax.set_xlabel("N (traces)")
-        ax.set_title(label, fontsize=10)
-        ax.grid(alpha=0.3)
-    axes[0].set_ylabel("accuracy (mean over orders)")
-    axes[1].legend(fontsize=8)
-    if title:
-        fig.suptitle(title, fontsize=10)
-    return save_figure(fig, path)
-
-
-def write_scale_eval(config: ScaleEvalConfig) -> tuple[Path, dict]:
-    """Run, then write results.json, samples.jsonl, traces.jsonl and scaling.png into ``config.out``."""
-    from mindzero.core.results import write_jsonl, write_results
-
-    metrics, samples, traces = run_scale_eval(config)
-    out = Path(config.out)
-    write_jsonl(out / "traces.jsonl", traces)
-    path = write_results(out, f"stories/scale-eval/{config.data}", dataclasses.asdict(config), metrics, samples)
-    title = f"{config.data}: policy {Path(config.policy).name}, verifier {Path(config.verifier).name}"
-    plot_scaling(metrics, out / "scaling.png", title)
-    return path, metrics
-
-
-def format_table(metrics: dict, ns: Sequence[int]) -> str:
-    """Average accuracy per method (rows) and N (columns), then per-order accuracy at the largest N."""
-    acc = metrics["accuracy"]
-    head = f"{'method':<16}" + "".join(f"{'N=' + str(n):>8}" for n in ns)
-    rows = [head]
-    for name, per_n in acc.items():
-        rows.append(f"{name:<16}" + "".join(f"{per_n[str(n)]['avg']:>8.3f}" for n in ns))
-    n_max = str(max(ns))
-    orders = list(acc["majority"][n_max]["by_order"])
-    rows.append("")
-    rows.append(f"{'N=' + n_max + ' by order':<16}" + "".join(f"{o:>8}" for o in orders))
-    for name in ("weighted-min", "vanilla-min", "majority"):
-        rows.append(f"{name:<16}" + "".join(f"{acc[name][n_max]['by_order'][o]:>8.3f}" for o in orders))
-    rows.append(f"{'sample acc':<16}" + "".join(f"{metrics['sample_accuracy']['by_order'][o]:>8.3f}" for o in orders))
-    if "beam" in metrics:
-        b = metrics["beam"]
-        rows.append(f"{'beam':<16}" + "".join(f"{b['by_order'].get(o, float('nan')):>8.3f}" for o in orders))
-    return "\n".join(rows)

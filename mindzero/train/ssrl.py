@@ -1,9 +1,9 @@
-"""Self-supervised RL (paper §3–4, App. A.1): GRPO via TRL on unlabeled GridWorld data.
+"""Self-supervised RL (paper §3–4, App. A.1): GRPO via TRL on unlabeled data of any domain.
 
-Two tasks share one trainer: ``qa`` (answer (a) or (b); reward = log-likelihood of the observed
-actions under the goal the answer implies, :class:`QAReward`) and ``assist`` (write goal particles
-at a timestep of an unlabeled episode; reward = paper Eq. 4, :class:`ParticlesReward`). Neither
-reward reads a goal label.
+A domain's SSRL task (:class:`~mindzero.domains.base.SSRLTask`) supplies the rows and the reward
+context; the reward (:class:`~mindzero.domains.reward.SSRLReward`) is paper Eq. 4 for particle
+tasks (``assist``) and the log-likelihood of the actions under the chosen option's goal for
+``qa``. Neither reads a goal label. ``--ablation`` selects the paper's Table 2 rows.
 
 Presets fill every option left unset (precedence: dataclass default < preset < ``--config`` YAML
 < explicit flags):
@@ -14,17 +14,16 @@ Presets fill every option left unset (precedence: dataclass default < preset < `
   ≤ 64 (assist) tokens, 2 prompts per step, 40 steps, lr 2e-5 (high enough that 40 Adam steps
   visibly change a 135 M model; one step takes about a minute on 2 shared cores), fp32.
 
-Every step appends one JSON line to ``OUT/train_log.jsonl`` (see :class:`StepLogger`).
+Every step appends one JSON line to ``OUT/train_log.jsonl`` (:func:`_step_row`).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import math
+import os
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +31,34 @@ import numpy as np
 
 from mindzero.core.config import apply_preset
 from mindzero.core.errors import UserError
-from mindzero.core.results import atomic_write_text
+from mindzero.core.human import HumanParams
+from mindzero.core.reward import RewardConfig
+from mindzero.domains import get_domain
+from mindzero.domains.base import TrainData
+from mindzero.domains.reward import SSRLReward
+from mindzero.llm.models import resolve_model
+from mindzero.train.base import (
+    TrainConfig,
+    checkpoint_step,
+    jsonl_log,
+    load_tokenizer,
+    read_log,
+    require,
+    resume_checkpoint,
+    save_final,
+    torch_dtype,
+    trim_log,
+    use_cpu,
+    write_run_config,
+)
 
-TASKS = ("qa", "assist")
+#: The paper's Table 2 rows as reward switches.
+ABLATIONS: dict[str, RewardConfig] = {
+    "none": RewardConfig(),
+    "no-prior": RewardConfig(use_prior=False),
+    "single": RewardConfig(single_hypothesis=True),
+    "no-entropy": RewardConfig(entropy_weight=0.0),
+}
 
 PRESETS: dict[str, dict[str, Any]] = {
     "gpu-paper": {
@@ -67,7 +91,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "num_generations": 4,
         "prompts_per_step": 2,
         "micro_batch": 0,
-        "max_completion_length": None,  # task-dependent, see TASK_COMPLETION_TOKENS
+        "max_completion_length": None,  # the task's completion_tokens
         "temperature": 1.0,
         "use_vllm": False,
         "gradient_checkpointing": False,
@@ -77,26 +101,29 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 
-#: cpu-small completion budget per task: "(a)" needs 3 tokens, one particle about 45.
-TASK_COMPLETION_TOKENS = {"qa": 8, "assist": 64}
-
 
 @dataclass
-class SSRLConfig:
+class SSRLConfig(TrainConfig):
     """Options of ``mindzero train ssrl``; ``None`` means "take the preset's value"."""
 
+    out: str = field(default="runs/ssrl", metadata={"help": "output folder: checkpoints, train_log.jsonl, final/"})
+    domain: str = field(default="gridworld", metadata={"help": "domain whose task is trained (gridworld)"})
     task: str = field(default="qa", metadata={"help": "qa (answer a letter) | assist (goal particles per timestep)"})
     preset: str = field(default="cpu-small", metadata={"help": "cpu-small | gpu-paper (fills unset options)"})
     model: str | None = field(default=None, metadata={"help": "model spec or folder (preset: smollm2-135m on CPU)"})
-    out: str = field(default="runs/ssrl", metadata={"help": "output folder: checkpoints, train_log.jsonl, final/"})
     data: str | None = field(
         default=None, metadata={"help": "QA training JSONL (qa-data train.jsonl); None = generate --train-episodes"}
     )
     train_episodes: int | None = field(default=None, metadata={"help": "episodes to generate training rows from"})
-    data_seed: int = field(default=0, metadata={"help": "seed of the generated training episodes"})
     every: int = field(default=2, metadata={"help": "assist: keep every k-th timestep of each episode"})
     n_particles: int = field(default=1, metadata={"help": "assist: particles requested per prompt"})
     prompt_style: str | None = field(default=None, metadata={"help": "full (paper transcript) | compact (CPU)"})
+    ablation: str = field(
+        default="none", metadata={"help": "reward ablation (paper Table 2): none | no-prior | single | no-entropy"}
+    )
+    human: HumanParams = field(
+        default_factory=HumanParams, metadata={"help": "the human model of the reward's likelihood"}
+    )
     max_steps: int | None = field(default=None, metadata={"help": "optimizer steps"})
     prompts_per_step: int | None = field(default=None, metadata={"help": "distinct prompts per optimizer step"})
     num_generations: int | None = field(default=None, metadata={"help": "rollouts per prompt (GRPO group size)"})
@@ -117,18 +144,18 @@ class SSRLConfig:
     lora_r: int = field(default=16, metadata={"help": "LoRA rank"})
     lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha"})
     save_steps: int | None = field(default=None, metadata={"help": "checkpoint every N steps"})
-    resume: bool = field(default=False, metadata={"help": "continue from the last checkpoint in --out"})
-    epsilon: float = field(default=0.15, metadata={"help": "human noise assumed by the reward's likelihood"})
-    seed: int = field(default=0, metadata={"help": "training seed (sampling, shuffling, init of LoRA)"})
 
 
 def resolve_config(config: SSRLConfig) -> SSRLConfig:
     """Fill unset options from the preset and check the values a user can get wrong."""
     config = apply_preset(config, PRESETS)
-    if config.task not in TASKS:
-        raise UserError(f"unknown task {config.task!r}; choose from {', '.join(TASKS)}")
+    tasks = get_domain(config.domain).tasks
+    if config.task not in tasks:
+        raise UserError(f"unknown task {config.task!r} of domain {config.domain}; choose from {', '.join(tasks)}")
+    if config.ablation not in ABLATIONS:
+        raise UserError(f"unknown ablation {config.ablation!r}; choose from {', '.join(ABLATIONS)}")
     if config.max_completion_length is None:
-        config = dataclasses.replace(config, max_completion_length=TASK_COMPLETION_TOKENS[config.task])
+        config = replace(config, max_completion_length=tasks[config.task].completion_tokens)
     if config.prompt_style not in ("full", "compact"):
         raise UserError(f"unknown prompt style {config.prompt_style!r}; use full or compact")
     if config.num_generations < 2:
@@ -138,33 +165,17 @@ def resolve_config(config: SSRLConfig) -> SSRLConfig:
     return config
 
 
-# --- data -------------------------------------------------------------------------------------
-
-
 def training_rows(config: SSRLConfig) -> list[dict]:
     """Chat-formatted rows with the columns the task's reward reads (no goal labels used)."""
-    from mindzero.core.results import read_jsonl
-    from mindzero.tasks.gridworld_qa import build_split, qa_prompt
-    from mindzero.tasks.gridworld_ssrl import AssistDataConfig, assist_rows
-
-    if config.task == "qa":
-        raw = (
-            read_jsonl(Path(config.data))
-            if config.data
-            else build_split("train", config.train_episodes, config.data_seed)
-        )
-        keep = ("layout", "actions", "choice_goals", "id")
-        rows = [{"prompt": qa_prompt(r, config.prompt_style), **{k: r[k] for k in keep}} for r in raw]
-    else:
-        data = AssistDataConfig(
-            episodes=config.train_episodes,
-            seed=config.data_seed,
-            every=config.every,
-            n_particles=config.n_particles,
-            prompt_style=config.prompt_style,
-        )
-        keep = ("layout", "actions", "n_particles", "episode_id", "t")
-        rows = [{"prompt": r["prompt"], **{k: r[k] for k in keep}} for r in assist_rows(data)]
+    data = TrainData(
+        episodes=config.train_episodes,
+        seed=config.data_seed,
+        every=config.every,
+        n_particles=config.n_particles,
+        prompt_style=config.prompt_style,
+        path=config.data,
+    )
+    rows = get_domain(config.domain).tasks[config.task].rows(data)
     for row in rows:
         row["prompt"] = [{"role": "user", "content": row["prompt"]}]
     return rows
@@ -173,19 +184,21 @@ def training_rows(config: SSRLConfig) -> list[dict]:
 # --- rewards with per-step statistics -----------------------------------------------------------
 
 
-def _entropy(counts: Sequence[int]) -> float:
-    total = sum(counts)
-    probs = np.array([c / total for c in counts if c])
+def _entropy(counts: Counter) -> float:
+    """Entropy (nats) of the empirical distribution of ``counts``."""
+    total = sum(counts.values())
+    probs = np.array([c / total for c in counts.values() if c])
     return float(-(probs * np.log(probs)).sum())
 
 
 @dataclass
 class StepStats:
-    """What one generation batch looked like: rewards, failures, entropy, flat groups."""
+    """What one generation batch looked like: rewards, parse failures, entropies, flat groups."""
 
     rewards: list[float] = field(default_factory=list)
     failures: int = 0
-    entropies: list[float] = field(default_factory=list)
+    entropy_sum: float = 0.0  # Σ H(q) over the valid outputs
+    answer_entropies: list[float] = field(default_factory=list)
     groups: int = 0
     flat_groups: int = 0
 
@@ -194,52 +207,41 @@ class StepStats:
         return {
             "reward_mean": float(np.mean(self.rewards)) if n else math.nan,
             "parse_failure_rate": self.failures / n if n else math.nan,
-            "hypothesis_entropy": float(np.mean(self.entropies)) if self.entropies else math.nan,
+            "hypothesis_entropy": self.entropy_sum / (n - self.failures) if n > self.failures else math.nan,
+            "answer_entropy": float(np.mean(self.answer_entropies)) if self.answer_entropies else math.nan,
             "frac_zero_variance_groups": self.flat_groups / self.groups if self.groups else math.nan,
             "completions": n,
         }
 
 
 class TrackedReward:
-    """Wraps :class:`ParticlesReward` / :class:`QAReward` and records per-step statistics.
+    """Wraps an :class:`SSRLReward` and records per-step statistics.
 
     TRL calls a reward function once per generation batch with prompts repeated
     ``num_generations`` times consecutively, so consecutive blocks are GRPO groups.
-    ``hypothesis_entropy`` (nats): assist — mean entropy H(q) of the valid particle sets;
-    QA — mean entropy of the options chosen within each group (0 = the group always agrees).
+    ``hypothesis_entropy`` (nats): mean H(q) of the valid outputs (0 for single answers);
+    ``answer_entropy``: mean over groups of the entropy of their most probable hypotheses, parse
+    failures counted as one more answer (0 = every rollout of a prompt says the same).
     """
 
-    def __init__(self, task: str, num_generations: int, epsilon: float) -> None:
-        from mindzero.tasks.gridworld_ssrl import ParticlesReward, QAReward
-
-        self.task = task
+    def __init__(self, inner: SSRLReward, num_generations: int) -> None:
+        self.inner = inner
         self.group = num_generations
-        self.inner = ParticlesReward(epsilon=epsilon) if task == "assist" else QAReward(epsilon=epsilon)
         self.pending = StepStats()
-        self.__name__ = self.inner.__name__
+        self.__name__ = inner.__name__
 
     def __call__(self, prompts: list, completions: list, **kwargs: Any) -> list[float]:
-        from mindzero.tasks.gridworld_ssrl import completion_text, parse_option
-
         rewards = self.inner(prompts, completions, **kwargs)
         stats = self.pending
         stats.rewards.extend(rewards)
-        if self.task == "assist":
-            popped = self.inner.stats.n, self.inner.stats.failures, self.inner.stats.pop()
-            n, failures, summary = popped
-            stats.failures += failures
-            if n > failures:
-                stats.entropies.append(summary["hypothesis_entropy"])
-        else:
-            choices = [parse_option(completion_text(c)) for c in completions]
-            stats.failures += sum(c is None for c in choices)
-            for lo in range(0, len(choices), self.group):
-                block = choices[lo : lo + self.group]
-                stats.entropies.append(_entropy([block.count(0), block.count(1), block.count(None)]))
+        results = self.inner.results
+        stats.failures += sum(not r.ok for r in results)
+        stats.entropy_sum += sum(r.entropy for r in results if r.ok)
+        answers = [r.answer for r in results]
         for lo in range(0, len(rewards), self.group):
-            block = rewards[lo : lo + self.group]
+            stats.answer_entropies.append(_entropy(Counter(answers[lo : lo + self.group])))
             stats.groups += 1
-            stats.flat_groups += float(np.std(block)) < 1e-6
+            stats.flat_groups += float(np.std(rewards[lo : lo + self.group])) < 1e-6
         return rewards
 
     def pop(self) -> dict[str, float] | None:
@@ -250,59 +252,44 @@ class TrackedReward:
         return out
 
 
-def _step_logger(path: Path, reward: TrackedReward, started: float) -> Any:
-    """A TrainerCallback appending one JSON line per logged step to ``path``."""
-    from transformers import TrainerCallback
+#: TRL's logged values copied into each line of the training log.
+TRL_LOG_KEYS = (
+    "loss",
+    "kl",
+    "learning_rate",
+    "grad_norm",
+    "entropy",
+    "completions/mean_length",
+    "frac_reward_zero_std",
+)
 
-    class StepLogger(TrainerCallback):
-        """Writes step, our reward statistics and TRL's loss/KL/lr to ``train_log.jsonl``.
 
-        Our statistics cover the completions scored by this process (all of them on one device);
-        TRL's ``frac_reward_zero_std`` is computed over all processes."""
+def _step_row(reward: TrackedReward, started: float):
+    """One training-log line per optimizer step: our reward statistics and TRL's loss/KL/lr.
 
-        def on_log(self, args, state, control, logs=None, **kwargs):  # noqa: ANN001 (TRL signature)
-            if not state.is_world_process_zero or logs is None or "loss" not in logs:
-                return
-            stats = reward.pop()
-            if stats is None:
-                return
-            # NaN (e.g. no valid particle set in a step) is written as null: strict JSON.
-            row = {"step": state.global_step, **{k: None if v != v else v for k, v in stats.items()}}
-            for key in (
-                "loss",
-                "kl",
-                "learning_rate",
-                "grad_norm",
-                "entropy",
-                "completions/mean_length",
-                "frac_reward_zero_std",
-            ):
-                if key in logs:
-                    row[key.replace("/", "_")] = logs[key]
-            row["seconds"] = time.perf_counter() - started
-            with path.open("a") as fh:
-                fh.write(json.dumps(row) + "\n")
+    Our statistics cover the completions scored by this process (all of them on one device);
+    TRL's ``frac_reward_zero_std`` is computed over all processes."""
 
-    return StepLogger()
+    def row(state: Any, logs: dict) -> dict | None:
+        if "loss" not in logs:
+            return None
+        stats = reward.pop()
+        if stats is None:
+            return None
+        out = {"step": state.global_step, **stats}
+        out.update({key.replace("/", "_"): logs[key] for key in TRL_LOG_KEYS if key in logs})
+        out["seconds"] = time.perf_counter() - started
+        return out
+
+    return row
 
 
 # --- training ---------------------------------------------------------------------------------
 
 
-def _require(module: str, extra: str) -> Any:
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError as err:
-        raise UserError(f'training needs {err.name}: pip install "mindzero[{extra}]"') from None
-
-
 def grpo_args(config: SSRLConfig, out: Path) -> Any:
     """The TRL :class:`GRPOConfig` of a resolved config (one optimizer step = one generation batch)."""
-    import os
-
-    trl = _require("trl", "llm")
+    trl = require("trl", "llm")
     per_step = config.prompts_per_step * config.num_generations
     world = int(os.environ.get("WORLD_SIZE", "1"))
     micro = config.micro_batch or per_step // world
@@ -333,38 +320,9 @@ def grpo_args(config: SSRLConfig, out: Path) -> Any:
         data_seed=config.seed,
         report_to=[],
         disable_tqdm=False,
-        use_cpu=not config.use_vllm and not _cuda(),
+        use_cpu=not config.use_vllm and use_cpu(),
         remove_unused_columns=False,
     )
-
-
-def _cuda() -> bool:
-    import torch
-
-    return torch.cuda.is_available()
-
-
-def resume_checkpoint(out: Path, resume: bool) -> Path | None:
-    """With ``resume``, the ``checkpoint-N`` folder in ``out`` with the largest N (a one-line error
-    if there is none); else None."""
-    if not resume:
-        return None
-    found = [p for p in out.glob("checkpoint-*") if p.name.split("-")[-1].isdigit()]
-    if not found:
-        raise UserError(f"--resume: no checkpoint-* folder in {out}; train without --resume first")
-    return max(found, key=lambda p: int(p.name.split("-")[-1]))
-
-
-def _checkpoint_step(checkpoint: Path) -> int:
-    return int(json.loads((checkpoint / "trainer_state.json").read_text())["global_step"])
-
-
-def _trim_log(path: Path, step: int) -> None:
-    """Keep the log lines of steps ≤ ``step``: a resumed run re-logs the steps after its checkpoint."""
-    if not path.is_file():
-        return
-    kept = [line for line in path.read_text().splitlines() if json.loads(line)["step"] <= step]
-    atomic_write_text(path, "".join(f"{line}\n" for line in kept))
 
 
 def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
@@ -373,28 +331,21 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     out = Path(config.out)
     checkpoint = resume_checkpoint(out, config.resume)
     if config.use_vllm:
-        _require("vllm", "vllm")
+        require("vllm", "vllm")
     if config.lora:
-        _require("peft", "llm")
-    from mindzero.llm.models import resolve_model
-
+        require("peft", "llm")
     model_path = resolve_model(config.model)  # a wrong path fails here, before the slow imports
-    _require("trl", "llm")
+    require("trl", "llm")
     import datasets
-    import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoModelForCausalLM
     from trl import GRPOTrainer
 
     out.mkdir(parents=True, exist_ok=True)
     rows = training_rows(config)
     if not rows:
         raise UserError("no training rows; raise --train-episodes")
-    dtype = torch.bfloat16 if config.bf16 else torch.float32
-    tokenizer = AutoTokenizer.from_pretrained(str(model_path))
-    if tokenizer.pad_token is None:
-        tokenizer.pad_token = tokenizer.eos_token
-    tokenizer.padding_side = "left"
-    model = AutoModelForCausalLM.from_pretrained(str(model_path), dtype=dtype)
+    tokenizer = load_tokenizer(model_path, padding_side="left")
+    model = AutoModelForCausalLM.from_pretrained(str(model_path), dtype=torch_dtype(config.bf16))
     peft_config = None
     if config.lora:
         from peft import LoraConfig
@@ -402,39 +353,31 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
         peft_config = LoraConfig(
             r=config.lora_r, lora_alpha=config.lora_alpha, task_type="CAUSAL_LM", target_modules="all-linear"
         )
-    reward = TrackedReward(config.task, config.num_generations, config.epsilon)
+    task = get_domain(config.domain).tasks[config.task]
+    name = f"ssrl_{config.domain}_{config.task}"
+    reward = TrackedReward(SSRLReward(task, config.human, ABLATIONS[config.ablation], name), config.num_generations)
     started = time.perf_counter()
     log_path = out / "train_log.jsonl"
-    _trim_log(log_path, _checkpoint_step(checkpoint) if checkpoint else 0)
-    atomic_write_text(
-        out / "ssrl_config.json", json.dumps({**dataclasses.asdict(config), "model_path": str(model_path)}, indent=2)
-    )
+    trim_log(log_path, checkpoint_step(checkpoint))
+    write_run_config(out, "ssrl_config", config, model_path=model_path)
     trainer = GRPOTrainer(
         model=model,
         reward_funcs=[reward],
         args=grpo_args(config, out),
         train_dataset=datasets.Dataset.from_list(rows),
         processing_class=tokenizer,
-        callbacks=[_step_logger(log_path, reward, started)],
+        callbacks=[jsonl_log(log_path, _step_row(reward, started))],
         peft_config=peft_config,
     )
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
-    final = out / "final"
-    trained = trainer.model
-    if config.lora:
-        trained = trained.merge_and_unload()
-    trained.save_pretrained(final)
-    tokenizer.save_pretrained(final)
-    last = {}
-    if log_path.is_file():
-        lines = log_path.read_text().splitlines()
-        last = json.loads(lines[-1]) if lines else {}
+    final = save_final(trainer, tokenizer, out, trainer.model.merge_and_unload() if config.lora else None)
+    log = read_log(log_path)
     return {
         "steps": trainer.state.global_step,
         "seconds": time.perf_counter() - started,
         "rows": len(rows),
         "final_model": str(final),
         "log": str(log_path),
-        "last": last,
+        "last": log[-1] if log else {},
         "resumed_from": str(checkpoint) if checkpoint else None,
     }

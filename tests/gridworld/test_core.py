@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from mindzero.core.errors import UserError
+from mindzero.core.human import HumanParams
 from mindzero.envs.gridworld.episodes import Episode, generate_episode, generate_episodes, rollout_alone
 from mindzero.envs.gridworld.human import HumanModel
 from mindzero.envs.gridworld.layout import GridObject, generate_layout, parse_layout
@@ -127,6 +128,29 @@ def test_likelihood_is_the_policy_empirically():
         assert np.all(counts[p == 0] == 0)
 
 
+def test_simulator_and_exact_reasoner_share_the_human_at_any_setting():
+    """One HumanParams drives the domain's simulated human and its exact likelihood, not only the defaults."""
+    from mindzero.domains import get_domain
+
+    domain = get_domain("gridworld")
+    ep = generate_episode(np.random.default_rng(4))
+    for human in (HumanParams(), HumanParams(epsilon=0.3, tau=0.5, c=0.2, gamma=0.9)):
+        world = domain.simulator(ep, human)
+        reference = HumanModel(ep.layout, epsilon=human.epsilon, tau=human.tau, c=human.c, gamma=human.gamma)
+        states, actions = rollout_alone(ep, reference, np.random.default_rng(0), max_steps=20)
+        exact = domain.reasoner("exact", 0, human)
+        prior = exact.reset(ep)
+        goals = np.array(prior.hypotheses)
+        for s, a in zip(states, actions):
+            p = reference.action_probs(s, goals)[:, a]
+            np.testing.assert_allclose(world.human.action_probs(s, goals)[:, a], p, atol=1e-12)
+            before = exact.posterior().probs
+            after = exact.update(Observation(s, a)).probs
+            np.testing.assert_allclose(after, before * p / (before * p).sum(), atol=1e-10)
+    with pytest.raises(UserError, match="tau"):
+        HumanParams(tau=0.0)
+
+
 def test_true_goal_never_zero_over_1000_episodes():
     """The guard against the reference bug (pause probability 0 reset the posterior).
 
@@ -140,7 +164,7 @@ def test_true_goal_never_zero_over_1000_episodes():
         for j in rng.choice(len(goals), size=10, replace=False):
             ep = Episode(layout, goals[j])
             states, actions = rollout_alone(ep, model, rng, max_steps=40)
-            inference = ExactGoalInference(epsilon=0.15)
+            inference = ExactGoalInference(HumanParams(epsilon=0.15))
             inference.reset(ep)
             for t, a in enumerate(actions):
                 post = inference.update(Observation(states[t], a))
@@ -162,15 +186,16 @@ def test_carrying_rests_and_picks_are_likely_under_true_goal():
 
 def test_online_posterior_equals_replay_and_prior_is_used():
     ep = generate_episode(np.random.default_rng(11))
-    model = HumanModel(ep.layout, epsilon=0.15)
+    human = HumanParams(epsilon=0.15)
+    model = HumanModel(ep.layout, epsilon=human.epsilon)
     states, actions = rollout_alone(ep, model, np.random.default_rng(11))
-    inference = ExactGoalInference(epsilon=0.15)
+    inference = ExactGoalInference(human)
     inference.reset(ep)
     obs = [Observation(s, a) for s, a in zip(states, actions)]
     for t, o in enumerate(obs):
         online = inference.update(o)
         if t % 5 == 0:
-            np.testing.assert_allclose(online.probs, replay_posterior(ep, obs[: t + 1]).probs, atol=1e-10)
+            np.testing.assert_allclose(online.probs, replay_posterior(ep, obs[: t + 1], human).probs, atol=1e-10)
     assert online.map() == ep.goal
     prior = np.zeros(len(goal_pairs(8)))
     prior[3] = 1.0

@@ -8,6 +8,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from PIL import Image
 
+from mindzero.core.human import HumanParams
 from mindzero.envs.gridworld import ENV_IDS
 from mindzero.envs.gridworld.env import HelperEnv
 from mindzero.envs.gridworld.episodes import Episode
@@ -96,7 +97,7 @@ def test_given_episode_reward_termination_and_info(layout):
     episode = Episode(layout, (0, 2))
     with pytest.raises(ValueError, match="expects"):
         HelperEnv(size=10, n_objects=3).reset(seed=0, options={"episode": episode})
-    env = HelperEnv(epsilon=0.0, size=6, n_objects=3)
+    env = HelperEnv(human=HumanParams(epsilon=0.0), size=6, n_objects=3)
     obs, info = env.reset(seed=0, options={"episode": episode})
     assert info["goal"] == (0, 2) and info["goal_labels"] == ("red square", "yellow star")
     assert tuple(obs["human"]) == (1, 3) and tuple(obs["helper"]) == (0, 0)
@@ -123,7 +124,7 @@ def test_truncation_at_max_steps():
 
 
 def test_helper_pick_is_reported_in_observation():
-    env = HelperEnv(epsilon=0.0)
+    env = HelperEnv(human=HumanParams(epsilon=0.0))
     env.reset(seed=5)
     ep, s = env.episode, env.state
     target = ep.layout.cell(s.objects[next(k for k in range(8) if k not in ep.goal)])

@@ -8,21 +8,28 @@ import numpy as np
 import pytest
 
 from mindzero.cli import main
+from mindzero.core.human import HumanParams
 from mindzero.core.results import read_jsonl
-from mindzero.envs.gridworld.episodes import generate_episode, rollout_alone
-from mindzero.envs.gridworld.human import HumanModel
-from mindzero.envs.gridworld.world import Observation
-from mindzero.inference.gridworld import ExactGoalInference, role_joint
-from mindzero.tasks.gridworld_assist import AssistConfig, run_assist
-from mindzero.tasks.gridworld_qa import (
+from mindzero.domains import get_domain
+from mindzero.domains.gridworld import EpisodeConfig, episodes
+from mindzero.domains.gridworld.qa import (
+    DATA_HUMAN,
     HELDOUT_COLORS,
     HELDOUT_SHAPES,
     LIKELY,
     UNLIKELY,
     build_split,
-    evaluate_qa,
     replay,
 )
+from mindzero.domains.gridworld.ssrl import goal_logliks
+from mindzero.envs.gridworld.episodes import generate_episode, rollout_alone
+from mindzero.envs.gridworld.human import HumanModel
+from mindzero.envs.gridworld.world import ACTION_NAMES, Observation
+from mindzero.inference.gridworld import ExactGoalInference, role_joint
+from mindzero.tasks.assist import AssistSettings, run_assist, run_episode
+from mindzero.tasks.qa import evaluate_qa
+
+DOMAIN = get_domain("gridworld")
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +51,7 @@ def test_qa_label_invariants(qa_rows):
     assert len(qa_rows) == 3 * (12 + 3 * 4)
     for row in qa_rows:
         episode, states, actions = replay(row)
-        inference = ExactGoalInference(epsilon=0.0)
+        inference = ExactGoalInference(HumanParams(epsilon=0.0))
         posterior = inference.reset(episode)
         for t, a in enumerate(actions):
             posterior = inference.update(Observation(states[t], a))
@@ -71,22 +78,22 @@ def test_qa_label_invariants(qa_rows):
 
 
 def test_exact_scores_100_and_random_about_half(qa_rows):
-    metrics, samples = evaluate_qa(qa_rows, "exact", progress=False)
+    metrics, samples = evaluate_qa(DOMAIN, qa_rows, "exact", DATA_HUMAN, progress=False)
     assert metrics["accuracy"] == 1.0
     assert all(s["correct"] for s in samples)
     many = qa_rows * 4
-    random_metrics, _ = evaluate_qa(many, "random", seed=1, progress=False)
+    random_metrics, _ = evaluate_qa(DOMAIN, many, "random", DATA_HUMAN, seed=1, progress=False)
     assert 0.35 <= random_metrics["accuracy"] <= 0.65
 
 
 def test_assistance_ordering_oracle_exact_random():
     """Oracle > exact > random on the paper's protocol (fixed seeds, 20 episodes x 3 seeds)."""
-    from mindzero.inference.gridworld import make_reasoner
-
+    settings = AssistSettings()
+    runs = episodes(EpisodeConfig())
     speed = {}
     for name in ("random", "exact", "oracle"):
         metrics, samples, curve = run_assist(
-            AssistConfig(reasoner=name), lambda s, n=name: make_reasoner(n, s), progress=False
+            DOMAIN, runs, settings, lambda s, n=name: DOMAIN.reasoner(n, s, settings.human), progress=False
         )
         speed[name] = metrics["speedup_mean"]
         assert len(samples) == 60 and len(curve) == 10
@@ -112,11 +119,54 @@ def test_cli_assist_writes_results_and_is_deterministic(tmp_path, capsys):
 
 def test_cli_config_file_and_flag_precedence(tmp_path):
     cfg = tmp_path / "assist.yaml"
-    cfg.write_text("episodes: 2\nseeds: [5]\nreasoner: oracle\n")
-    assert main(["gridworld", "assist", "--config", str(cfg), "--episodes", "1", "--out", str(tmp_path / "o")]) == 0
+    cfg.write_text("episodes: 2\nseeds: [5]\nreasoner: oracle\nhuman:\n  epsilon: 0.3\n  tau: 0.2\n")
+    argv = ["gridworld", "assist", "--config", str(cfg), "--episodes", "1", "--human-tau", "0.05"]
+    assert main([*argv, "--out", str(tmp_path / "o")]) == 0
     results = json.loads((tmp_path / "o" / "results.json").read_text())
     assert results["config"]["episodes"] == 1 and results["config"]["seeds"] == [5]
     assert results["config"]["reasoner"] == "oracle"
+    assert results["config"]["human"] == {"epsilon": 0.3, "tau": 0.05, "c": 0.1, "gamma": 0.95}
+    assert "epsilon" not in results["config"]
+
+
+def test_cli_human_tau_changes_simulation_and_likelihood(tmp_path):
+    """--human-tau reaches both the simulated human (T_alone) and the exact reasoner's likelihood."""
+    argv = ["gridworld", "assist", "--reasoner", "exact", "--episodes", "2", "--seeds", "1"]
+    assert main([*argv, "--out", str(tmp_path / "default")]) == 0
+    assert main([*argv, "--human-tau", "0.5", "--out", str(tmp_path / "hot")]) == 0
+    default, hot = (read_jsonl(tmp_path / name / "samples.jsonl") for name in ("default", "hot"))
+    assert [s["episode_id"] for s in default] == [s["episode_id"] for s in hot]
+    assert [s["t_alone"] for s in default] != [s["t_alone"] for s in hot]
+    config = json.loads((tmp_path / "hot" / "results.json").read_text())["config"]
+    assert config["human"]["tau"] == 0.5
+    human = HumanParams(**config["human"])
+    assert human != HumanParams() and human.epsilon == HumanParams().epsilon
+
+    runs = episodes(EpisodeConfig(episodes=2))
+    episode = runs[0]
+    states, actions = rollout_alone(episode, HumanModel(episode.layout, tau=0.5), np.random.default_rng(0))
+    prefix = [ACTION_NAMES[a] for a in actions[:6]]
+    hot_ll = goal_logliks(episode.layout.to_text(), prefix, human)
+    assert not np.allclose(hot_ll, goal_logliks(episode.layout.to_text(), prefix, HumanParams()))
+    # the exact reasoner built for the config's human infers with exactly that likelihood
+    exact = DOMAIN.reasoner("exact", 0, human)
+    exact.reset(episode)
+    for t in range(len(prefix)):
+        posterior = exact.update(Observation(states[t], actions[t]))
+    expected = np.exp(hot_ll - hot_ll.max())
+    np.testing.assert_allclose(posterior.probs, expected / expected.sum(), atol=1e-9)
+    # and the CLI's run used it: replaying with the config's human reproduces every sample,
+    # while an exact reasoner under the default human would not
+    settings = AssistSettings(seeds=[1], human=human)
+    for sample, run in zip(hot, runs):
+        replayed = run_episode(DOMAIN, run, DOMAIN.reasoner("exact", 1, human), 1, settings)
+        assert replayed.ticks == sample["t_helped"]
+        assert float(np.mean(replayed.true_goal_prob)) == pytest.approx(sample["true_goal_prob_mean"], abs=1e-12)
+    mismatched = [
+        float(np.mean(run_episode(DOMAIN, run, DOMAIN.reasoner("exact", 1, HumanParams()), 1, settings).true_goal_prob))
+        for run in runs
+    ]
+    assert mismatched != pytest.approx([s["true_goal_prob_mean"] for s in hot], abs=1e-9)
 
 
 @pytest.mark.parametrize(
@@ -159,6 +209,11 @@ def test_qa_data_cli_small(tmp_path):
     assert {r["split"] for r in test} == {"unseen_layout", "unseen_color", "unseen_shape"}
     assert all("Answer with (a) or (b)" in r["prompt"] and r["question"] in r["prompt"] for r in train)
     assert all((out / r["image"]).is_file() for r in train + test)
+    evaluated = tmp_path / "eval"
+    assert main(["gridworld", "qa-eval", "--data", str(out / "test.jsonl"), "--out", str(evaluated)]) == 0
+    results = json.loads((evaluated / "results.json").read_text())
+    assert results["task"] == "gridworld/qa" and results["metrics"]["accuracy"] == 1.0
+    assert results["config"]["human"]["epsilon"] == 0.0  # the questions' noise-free human
     pytest.importorskip("datasets")
     import datasets
 

@@ -18,9 +18,11 @@ from mindzero.pbm.data import (
     policy_messages,
     policy_rows,
     questions_from_hitom,
+    questions_from_stories,
     split_steps,
     stepwise_row,
 )
+from mindzero.stories.generator import generate_stories
 from mindzero.stories.hitom import load_hitom
 from mindzero.stories.traces import check_trace, render_gold_trace
 from mindzero.tasks.stories_ood import load_ood_questions
@@ -117,6 +119,22 @@ def test_official_one_chapter_cot_subset() -> None:
     assert len(qs) == 200 and {q.order for q in qs} == {0, 1, 2, 3, 4}
     assert all(q.labels[-1] == q.answer and len(q.lines) == len(q.events) for q in qs)
     assert all(q.answer in q.containers for q in qs)
+
+
+def test_del_semantics_labels_gold_and_corrupted_rows() -> None:
+    questions = list(questions_from_stories(generate_stories(20, seed=0, lengths=(1,), semantics="del"), "del"))
+    assert {q.semantics for q in questions} == {"del"}
+    rows = gold_and_corrupted_rows(questions, per_question=3, seed=0)
+    assert all(all(r["labels"]) and r["final_correct"] for r in rows if r["source"] == "gold")
+    assert all(not all(r["labels"]) for r in rows if r["source"] != "gold")
+
+
+@pytest.mark.skipif(not __import__("pathlib").Path(HITOM).is_file(), reason="official Hi-ToM data not present")
+def test_official_subset_under_del_takes_the_engine_answer() -> None:
+    qs = questions_from_hitom(load_hitom(HITOM), "del")
+    assert all(q.labels[-1] == q.answer for q in qs)
+    changed = [q for q in qs if q.answer != q.meta["released_answer"]]
+    assert len(changed) == 15 and all(q.order >= 1 for q in changed)
 
 
 def test_ood_stories_have_controls_and_engine_answers() -> None:

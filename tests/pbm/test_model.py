@@ -8,8 +8,10 @@ import random
 
 import pytest
 
+from mindzero.cli import main
 from mindzero.core.errors import UserError
 from mindzero.core.results import write_jsonl
+from mindzero.train.pbm import PBMConfig, train_pbm
 
 pytest.importorskip("transformers")
 
@@ -36,8 +38,6 @@ def _rows(n: int, seed: int = 0) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def trained(tiny_model_dir, tmp_path_factory):
-    from mindzero.pbm.train import PBMConfig, train_pbm
-
     out = tmp_path_factory.mktemp("pbm")
     data = out / "rows.jsonl"
     write_jsonl(data, _rows(150))
@@ -62,7 +62,7 @@ def test_training_learns_the_step_labels(trained) -> None:
     acc = summary["eval"]["step_accuracy"]
     assert summary["steps"] == 30 and summary["heldout_rows"] == 30
     assert acc["micro"] > 0.9 and acc["wrong_steps"] > 0.8, acc
-    assert (out / "run" / "eval" / "results.json").is_file()
+    assert len(summary["eval_samples"]) == 30 and not (out / "run" / "eval").exists()  # the command writes it
     log = [json.loads(x) for x in (out / "run" / "train_log.jsonl").read_text().splitlines()]
     losses = [r["loss"] for r in log if "loss" in r]
     assert losses[-1] < losses[0] / 2
@@ -84,15 +84,22 @@ def test_one_pass_scores_equal_prefix_scores_and_bad_input_is_scored(trained) ->
     assert pbm.usage.total.calls == 3 and pbm.usage.total.tokens > 0
 
 
-def test_resume_continues_from_the_last_checkpoint(trained, tiny_model_dir) -> None:
-    import dataclasses
-
-    from mindzero.pbm.train import PBMConfig, train_pbm
-
+def test_resume_continues_from_the_last_checkpoint(trained, capsys) -> None:
     summary, out = trained
-    config = PBMConfig(**{**summary["config"], "max_steps": 33, "resume": True})
-    again = train_pbm(dataclasses.replace(config, save_steps=100))
-    assert again["steps"] == 33  # 30 done before, 3 more
+    config = {**summary["config"], "max_steps": 33, "resume": True, "save_steps": 100}
+    as_flag = {k: ",".join(map(str, v)) if isinstance(v, list) else v for k, v in config.items()}
+    flags = [f"--{k.replace('_', '-')}={v}" for k, v in as_flag.items()]
+    assert main(["train", "pbm", *flags]) == 0
+    assert "trained 33 steps" in capsys.readouterr().out  # 30 done before, 3 more
+    results = json.loads((out / "run" / "eval" / "results.json").read_text())
+    assert results["task"] == "stories/pbm-eval" and results["metrics"]["n_traces"] == 30
+    steps = [json.loads(x)["step"] for x in (out / "run" / "train_log.jsonl").read_text().splitlines()]
+    assert steps == sorted(steps) and steps[-1] == 33
+
+
+def test_resume_without_a_checkpoint_is_a_clear_error(tmp_path) -> None:
+    with pytest.raises(UserError, match="--resume: no checkpoint"):
+        train_pbm(PBMConfig(model="unused", out=str(tmp_path / "empty"), stories=1, resume=True))
 
 
 def test_wrong_checkpoints_give_clear_errors(tiny_model_dir, tmp_path) -> None:
@@ -108,8 +115,6 @@ def test_wrong_checkpoints_give_clear_errors(tiny_model_dir, tmp_path) -> None:
 
 
 def test_cli_pbm_eval_and_bad_folder(trained, tiny_model_dir, tmp_path, capsys) -> None:
-    from mindzero.cli import main
-
     _, out = trained
     assert main(["stories", "pbm-eval", "--pbm", str(tiny_model_dir), "--out", str(tmp_path / "e")]) == 2
     assert "not a PBM checkpoint" in capsys.readouterr().err

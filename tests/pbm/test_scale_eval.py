@@ -114,3 +114,22 @@ def test_bad_options_are_one_line_errors(tmp_path, capsys) -> None:
     assert main(["stories", "scale-eval", "--ns", "1,32", "--out", str(tmp_path)]) == 2
     assert "exceeds --pool" in capsys.readouterr().err
     assert main(["stories", "scale-eval", "--data", "nope", "--out", str(tmp_path)]) == 2
+    assert main(["stories", "scale-eval", "--data", "ood", "--semantics", "nope", "--out", str(tmp_path)]) == 2
+    assert "unknown semantics 'nope'" in capsys.readouterr().err
+    assert main(["stories", "scale-eval", "--out", str(tmp_path)]) == 2  # data=hitom: the file must be named
+    err = capsys.readouterr().err
+    assert "--hitom PATH" in err and "github.com/ying-hui-he/Hi-ToM_dataset" in err
+
+
+def test_semantics_option_labels_the_questions(tmp_path) -> None:
+    def answers(semantics: str) -> tuple[list, dict]:
+        args = ["stories", "scale-eval", "--data", "generated", "--stories", "20", "--pool", "4", "--ns", "1,4"]
+        assert main([*args, "--trials", "2", "--semantics", semantics, "--out", str(tmp_path / semantics)]) == 0
+        rows = [json.loads(x) for x in (tmp_path / semantics / "samples.jsonl").read_text().splitlines()]
+        results = json.loads((tmp_path / semantics / "results.json").read_text())
+        return [r["answer"] for r in rows], results
+
+    hitom, hitom_results = answers("hitom")
+    dl, del_results = answers("del")
+    assert hitom_results["config"]["semantics"] == "hitom" and del_results["config"]["semantics"] == "del"
+    assert len(hitom) == len(dl) == 100 and 0 < sum(a != b for a, b in zip(hitom, dl)) < 20

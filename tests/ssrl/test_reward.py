@@ -9,18 +9,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mindzero.core.hypotheses import format_goal_particles, parse_goal_particles, particles_schema
+from mindzero.core.human import HumanParams
 from mindzero.core.reward import RewardConfig, failure_reward, ssrl_reward
+from mindzero.domains.gridworld.hypotheses import format_goal_particles, parse_goal_particles, particles_schema
+from mindzero.domains.gridworld.ssrl import STEP_PROB_FLOOR, AssistTask, QATask, goal_logliks
+from mindzero.domains.reward import SSRLReward, compute_score
 from mindzero.envs.gridworld.episodes import generate_episode, rollout_alone
 from mindzero.envs.gridworld.human import HumanModel
 from mindzero.envs.gridworld.world import ACTION_NAMES, goal_pairs
-from mindzero.tasks.gridworld_ssrl import (
-    STEP_PROB_FLOOR,
-    ParticlesReward,
-    QAReward,
-    compute_score,
-    goal_logliks,
-)
+from mindzero.train.ssrl import ABLATIONS
+
+HUMAN = HumanParams()  # ε = 0.15, the evaluation human
+
+
+def particles_reward(config: RewardConfig = RewardConfig(), human: HumanParams = HUMAN) -> SSRLReward:
+    """Paper Eq. 4 on the assist task's rows (the old ``ParticlesReward``)."""
+    return SSRLReward(AssistTask(), human, config)
 
 
 def particles_json(layout, goals, probs) -> str:
@@ -59,7 +63,7 @@ def test_reward_equals_brute_force(seed):
     chosen = [goals[i] for i in rng.choice(len(goals), size=3, replace=False)]
     q = rng.dirichlet(np.ones(3))
     text = particles_json(ep.layout, chosen, q)
-    got = ParticlesReward().score(text, ep.layout.to_text(), actions)
+    got = particles_reward().score(text, layout=ep.layout.to_text(), actions=actions)
     q = np.round(q, 4) / np.round(q, 4).sum()  # the JSON carries 4 decimals
     ll = np.array([brute_force_loglik(ep, states, actions, g) for g in chosen])
     expected = float(q @ (ll - np.log(28)) - q @ np.log(q))
@@ -70,21 +74,21 @@ def test_reward_equals_brute_force(seed):
 @pytest.mark.parametrize("n", [1, 2, 8])
 def test_exact_top_n_beats_uniform_and_random_on_same_support(seed, n):
     ep, _, actions = mid_episode(seed)
-    ll = goal_logliks(ep.layout.to_text(), actions)
+    ll = goal_logliks(ep.layout.to_text(), actions, HUMAN)
     post = np.exp(ll - ll.max())
     post /= post.sum()
     top = np.argsort(-post)[:n]
     goals = goal_pairs(8)
     support = [goals[i] for i in top]
-    reward = ParticlesReward()
-    layout = ep.layout.to_text()
-    exact = reward.score(particles_json(ep.layout, support, post[top] / post[top].sum()), layout, actions)
-    uniform = reward.score(particles_json(ep.layout, support, np.full(n, 1 / n)), layout, actions)
+    reward = particles_reward()
+    row = {"layout": ep.layout.to_text(), "actions": actions}
+    exact = reward.score(particles_json(ep.layout, support, post[top] / post[top].sum()), **row)
+    uniform = reward.score(particles_json(ep.layout, support, np.full(n, 1 / n)), **row)
     assert exact >= uniform - 1e-9
     rng = np.random.default_rng(seed)
     for _ in range(20):
         q = rng.dirichlet(np.ones(n))
-        assert exact >= reward.score(particles_json(ep.layout, support, q), layout, actions) - 1e-9
+        assert exact >= reward.score(particles_json(ep.layout, support, q), **row) - 1e-9
 
 
 @settings(max_examples=60, deadline=None)
@@ -97,8 +101,8 @@ def test_malformed_output_below_every_valid_output(seed, k, data):
     q = np.array(data.draw(st.lists(st.floats(0, 1), min_size=k, max_size=k)))
     valid = particles_json(ep.layout, [goals[i] for i in idx], q)
     garbage = data.draw(st.one_of(st.text(max_size=80), st.just(valid[:-3]), st.just("{}")))
-    reward = ParticlesReward()
-    assert reward.score(garbage, layout, actions) < reward.score(valid, layout, actions)
+    reward = particles_reward()
+    assert reward.score(garbage, layout=layout, actions=actions) < reward.score(valid, layout=layout, actions=actions)
 
 
 def test_failure_reward_below_worst_vertex_for_every_config():
@@ -166,12 +170,14 @@ def test_qa_reward_and_trl_signature():
     ep, _, actions = mid_episode(3)
     layout = ep.layout.to_text()
     goals = [list(goal_pairs(8)[0]), list(goal_pairs(8)[5])]
-    reward = QAReward()
-    a, b = reward.score("(a)", layout, actions, goals), reward.score("Answer: b", layout, actions, goals)
-    junk = reward.score("I cannot tell", layout, actions, goals)
+    reward = SSRLReward(QATask(), HUMAN)
+    row = {"layout": layout, "actions": actions, "choice_goals": goals}
+    a, b = reward.score("(a)", **row), reward.score("Answer: b", **row)
+    junk = reward.score("I cannot tell", **row)
     assert junk < min(a, b)
-    ll = goal_logliks(layout, actions)
+    ll = goal_logliks(layout, actions, HUMAN)
     assert a == pytest.approx(ll[0]) and b == pytest.approx(ll[5])
+    assert junk == pytest.approx(min(ll[0], ll[5]) - RewardConfig().failure_margin)
     out = reward(
         ["p", "p"],
         [[{"role": "assistant", "content": "(b)"}], "(a)"],
@@ -181,18 +187,72 @@ def test_qa_reward_and_trl_signature():
         extra_column=[1, 2],
     )
     assert out == [pytest.approx(b), pytest.approx(a)]
+    assert [r.answer for r in reward.results] == [1, 0]  # the option each completion chose
     info = {"layout": layout, "actions": actions, "choice_goals": goals}
     assert compute_score("gridworld/qa", "(a)", None, info) == pytest.approx(a)
+    # the human travels in extra_info; without it the reward's default human is used
+    noisy = {**info, "human": {"epsilon": 0.5}}
+    noisy_ll = goal_logliks(layout, actions, HumanParams(epsilon=0.5))
+    assert compute_score("gridworld/qa", "(a)", None, noisy) == pytest.approx(noisy_ll[0])
+    assert noisy_ll[0] != pytest.approx(ll[0])
+    with pytest.raises(ValueError, match="data_source"):
+        compute_score("gridworld/nope", "(a)", None, info)
 
 
 def test_particles_reward_logs_failures_and_entropy():
     ep, _, actions = mid_episode(1)
     layout = ep.layout.to_text()
-    reward = ParticlesReward()
+    reward = particles_reward()
     valid = particles_json(ep.layout, [(0, 1), (2, 3)], [0.5, 0.5])
     scores = reward(["p"] * 3, [valid, "nope", valid], layout=[layout] * 3, actions=[actions] * 3)
     assert scores[1] < scores[0] == scores[2]
-    stats = reward.stats.pop()
-    assert stats["parse_failure_rate"] == pytest.approx(1 / 3)
-    assert stats["hypothesis_entropy"] == pytest.approx(np.log(2))
-    assert reward.stats.pop()["parse_failure_rate"] == 0.0
+    answers = [r.answer for r in reward.results]
+    assert answers[1] is None and answers[0] == answers[2] in {(0, 1), (2, 3)}
+    assert [r.ok for r in reward.results] == [True, False, True]
+    assert reward.results[0].entropy == pytest.approx(np.log(2))
+    reward(["p"], [valid], layout=[layout], actions=[actions])
+    assert [r.ok for r in reward.results] == [True]  # each call keeps only its own results
+    info = {"layout": layout, "actions": actions, "n_particles": 2}
+    assert compute_score("gridworld/assist", valid, None, info) == pytest.approx(scores[0])
+    assert compute_score("gridworld/assist", "nope", None, info) == pytest.approx(scores[1])
+    # n_particles bounds the particles a completion may write
+    assert compute_score("gridworld/assist", valid, None, {**info, "n_particles": 1}) == pytest.approx(scores[1])
+
+
+@pytest.mark.parametrize("ablation", ["none", "no-prior", "single", "no-entropy"])
+def test_ablation_rewards_are_eq4_with_that_config(ablation):
+    """``--ablation`` configs in SSRLReward give exactly ssrl_reward / failure_reward with that config."""
+    config = ABLATIONS[ablation]
+    ep, states, actions = mid_episode(2)
+    layout = ep.layout.to_text()
+    goals = goal_pairs(8)
+    ll_all = goal_logliks(layout, actions, HUMAN)
+    order = np.argsort(-ll_all)
+    chosen = [goals[order[5]], goals[order[0]], goals[order[12]]]  # the top particle is not the likeliest goal
+    q = np.array([0.5, 0.3, 0.2])
+    text = particles_json(ep.layout, chosen, q)
+    ll = np.array([brute_force_loglik(ep, states, actions, g) for g in chosen])
+    lp = np.full(3, -np.log(28))
+    reward = SSRLReward(AssistTask(), HUMAN, config)
+    got = reward.score(text, layout=layout, actions=actions)
+    assert got == pytest.approx(ssrl_reward(q, ll, lp, config), rel=1e-9, abs=1e-9)
+    entropy = float(-(q * np.log(q)).sum())
+    full = float(q @ (ll + lp)) + entropy
+    expected = {
+        "none": full,
+        "no-prior": float(q @ ll) + entropy,
+        "single": float(ll[0] + lp[0]),  # only the most probable particle counts, with q = 1
+        "no-entropy": full - entropy,
+    }[ablation]
+    assert got == pytest.approx(expected, rel=1e-9, abs=1e-9)
+    if ablation == "single":
+        # moving mass among the other particles or swapping which goal they name changes nothing
+        other = particles_json(ep.layout, [chosen[0], goals[order[20]], goals[order[1]]], [0.4, 0.35, 0.25])
+        assert reward.score(other, layout=layout, actions=actions) == pytest.approx(got, rel=1e-9, abs=1e-12)
+        assert got != pytest.approx(SSRLReward(AssistTask(), HUMAN).score(text, layout=layout, actions=actions))
+    # through the TRL entry point too, and a malformed output sits below the worst vertex of this config
+    trl = reward(["p"] * 2, [text, "{}"], layout=[layout] * 2, actions=[actions] * 2)
+    assert trl[0] == pytest.approx(got)
+    assert trl[1] == pytest.approx(failure_reward(ll_all, np.full(28, -np.log(28)), config))
+    vertices = [ssrl_reward([1.0], [ll_all[k]], [-np.log(28)], config) for k in range(28)]
+    assert trl[1] < min(vertices)

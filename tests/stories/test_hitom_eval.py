@@ -61,4 +61,11 @@ def test_cli_hitom_eval_bad_line_names_it(tmp_path, capsys) -> None:
 
 def test_cli_hitom_eval_missing_file(tmp_path, capsys) -> None:
     assert main(["stories", "hitom-eval", "--data", str(tmp_path / "nope.json"), "--out", str(tmp_path)]) == 2
-    assert "not found" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "not found" in err and "https://github.com/ying-hui-he/Hi-ToM_dataset" in err
+
+
+def test_cli_hitom_eval_needs_the_data_path(tmp_path, capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["stories", "hitom-eval", "--out", str(tmp_path)])
+    assert exit_info.value.code == 2 and "--data" in capsys.readouterr().err

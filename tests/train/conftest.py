@@ -34,12 +34,17 @@ class ScriptedBackend(Backend):
         self.calls = 0
         self.usage = UsageMeter(1000)
 
-    def generate(self, prompts: Sequence[Prompt], n=1, temperature=1.0, max_new_tokens=256, seed=None):
+    def sample(self, prompts: Sequence[Prompt], n=1, temperature=1.0, max_new_tokens=256, seed=None):
         out = []
         for _ in prompts:
             text = self.texts[min(self.calls, len(self.texts) - 1)]
             self.calls += 1
             out.append([Generation(text, 10, len(text.split()))] * n)
+        return out
+
+    def generate(self, prompts: Sequence[Prompt], n=1, temperature=1.0, max_new_tokens=256, seed=None):
+        """Metered with a fixed 0.5 s per call (not wall-clock), so rates are exact."""
+        out = self.sample(prompts, n, temperature, max_new_tokens, seed)
         self.usage.record(10 * len(prompts), sum(g[0].completion_tokens for g in out), seconds=0.5)
         return out
 

@@ -10,9 +10,10 @@ import pytest
 pytest.importorskip("trl")
 
 from mindzero.core.errors import UserError  # noqa: E402
-from mindzero.core.hypotheses import parse_goal_particles  # noqa: E402
+from mindzero.core.human import HumanParams  # noqa: E402
+from mindzero.domains.gridworld.hypotheses import parse_goal_particles  # noqa: E402
+from mindzero.domains.gridworld.ssrl import AssistTask, object_names  # noqa: E402
 from mindzero.envs.gridworld.layout import parse_layout  # noqa: E402
-from mindzero.tasks.gridworld_ssrl import object_names  # noqa: E402
 from mindzero.train.format_sft import FormatSFTConfig, format_rows, train_format_sft  # noqa: E402
 
 
@@ -21,13 +22,19 @@ def test_targets_parse_on_their_scene_and_ignore_the_goal() -> None:
 
     config = FormatSFTConfig(train_episodes=40, every=1, n_particles=2)
     rows = format_rows(config)
-    goals = {ep.episode_id: ep.goal for ep in generate_episodes(40, seed=0, prefix="ssrl")}
-    assert len(goals) == 40
+    goals = {ep.layout.to_text(): ep.goal for ep in generate_episodes(40, seed=0, prefix="ssrl")}
+    assert len(goals) == 40  # every episode has its own layout: the layout identifies the episode
+    task = AssistTask()
     named_true_goal = 0
     for row in rows:
-        result = parse_goal_particles(row["completion"][0]["content"], object_names(parse_layout(row["layout"])))
+        # chat rows with the reward's columns, no goal label
+        assert set(row) == {"prompt", "completion", *task.columns} and row["n_particles"] == 2
+        assert row["prompt"][0]["role"] == "user" and row["completion"][0]["role"] == "assistant"
+        text = row["completion"][0]["content"]
+        result = parse_goal_particles(text, object_names(parse_layout(row["layout"])))
         assert result.ok and len(result.probs) == 2, result.reason
-        named_true_goal += any(set(g) == set(goals[row["episode_id"]]) for g in result.hypotheses)
+        assert task.context(row, HumanParams()).parse(text).hypotheses == result.hypotheses  # what the reward reads
+        named_true_goal += any(set(g) == set(goals[row["layout"]]) for g in result.hypotheses)
     # Random pairs: 2 of 28 name the true goal by chance (7 %), not the goal-seeking rate.
     assert len(rows) > 300 and named_true_goal / len(rows) < 0.12, named_true_goal / len(rows)
     # Same seed, same targets; another seed, other targets.
@@ -41,6 +48,10 @@ def test_bad_options_are_one_line_errors() -> None:
         format_rows(FormatSFTConfig(train_episodes=1, n_particles=0))
     with pytest.raises(UserError, match="prompt style"):
         train_format_sft(FormatSFTConfig(prompt_style="long"))
+    with pytest.raises(UserError, match="needs a particle task"):
+        format_rows(FormatSFTConfig(train_episodes=1, task="qa"))  # letters, not particle sets
+    with pytest.raises(UserError, match="unknown domain"):
+        format_rows(FormatSFTConfig(train_episodes=1, domain="chess"))
 
 
 def test_two_steps_save_a_model_and_report_the_held_out_check(tiny_model_dir: Path, tmp_path: Path) -> None:

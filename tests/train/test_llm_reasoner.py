@@ -8,16 +8,19 @@ import math
 import numpy as np
 import pytest
 
-from mindzero.core.hypotheses import format_goal_particles
 from mindzero.core.posterior import Posterior
+from mindzero.domains import get_domain
+from mindzero.domains.gridworld.hypotheses import format_goal_particles
+from mindzero.domains.gridworld.ssrl import object_names
 from mindzero.envs.gridworld.episodes import generate_episodes
 from mindzero.envs.gridworld.human import HumanModel
 from mindzero.envs.gridworld.world import Action, Observation, goal_pairs, step
 from mindzero.inference.gridworld import OracleReasoner, UniformReasoner
 from mindzero.inference.llm import DecisionStats, LLMQAAnswerer, LLMReasoner, LLMSettings
 from mindzero.llm.base import Usage
-from mindzero.tasks.gridworld_assist import kl_to_exact, run_episode
-from mindzero.tasks.gridworld_ssrl import object_names
+from mindzero.tasks.assist import AssistSettings, kl_to_exact, run_episode
+
+DOMAIN = get_domain("gridworld")
 
 
 def _observations(episode, n: int) -> list[Observation]:
@@ -36,7 +39,7 @@ def test_parse_failure_keeps_previous_posterior_and_is_counted(scripted) -> None
     objects = object_names(episode.layout)
     valid = format_goal_particles([episode.goal], [1.0], objects)
     backend = scripted([valid, "I think they want the red thing", valid])
-    reasoner = LLMReasoner(backend, LLMSettings(n_particles=1))
+    reasoner = LLMReasoner(DOMAIN, backend, LLMSettings(n_particles=1))
     prior = reasoner.reset(episode)
     assert prior.hypotheses == tuple(goal_pairs(len(objects)))
     assert np.allclose(prior.probs, 1 / len(prior.hypotheses))
@@ -60,7 +63,7 @@ def test_failure_at_first_decision_keeps_uniform_prior(tiny_model_dir) -> None:
     from mindzero.llm import load_backend
 
     episode = generate_episodes(1, 1)[0]
-    reasoner = LLMReasoner(load_backend(f"hf:{tiny_model_dir}"), LLMSettings(max_new_tokens=8))
+    reasoner = LLMReasoner(DOMAIN, load_backend(f"hf:{tiny_model_dir}"), LLMSettings(max_new_tokens=8))
     prior = reasoner.reset(episode)
     posterior = prior
     for ob in _observations(episode, 2):
@@ -82,7 +85,7 @@ def test_prompt_sees_the_prefix_including_the_current_action(scripted) -> None:
         return original(prompts, **kwargs)
 
     backend.generate = spy
-    reasoner = LLMReasoner(backend)
+    reasoner = LLMReasoner(DOMAIN, backend)
     reasoner.reset(episode)
     obs = _observations(episode, 2)
     for ob in obs:
@@ -103,9 +106,9 @@ def test_kl_to_exact_hand_computed() -> None:
 
 def test_true_goal_mass_and_kl_recorded_per_decision() -> None:
     episode = generate_episodes(1, 3)[0]
-    oracle = run_episode(episode, OracleReasoner(), seed=0)
+    oracle = run_episode(DOMAIN, episode, OracleReasoner(), 0, AssistSettings())
     assert oracle.true_goal_prob and all(p == 1.0 for p in oracle.true_goal_prob)
-    uniform = run_episode(episode, UniformReasoner(), seed=0)
+    uniform = run_episode(DOMAIN, episode, UniformReasoner(), 0, AssistSettings())
     assert uniform.true_goal_prob == pytest.approx([1 / 28] * len(uniform.true_goal_prob))
     assert uniform.kl_to_exact[0] == pytest.approx(0.0, abs=1e-12)  # before any action, exact = uniform
     assert len(uniform.kl_to_exact) == len(uniform.true_goal_prob)
@@ -115,7 +118,10 @@ def test_decision_stats_merge_and_metrics() -> None:
     a, b = DecisionStats(), DecisionStats()
     a.add_batch(Usage(prompt_tokens=90, completion_tokens=10, flops=2e12, seconds=1.0), [None, "invalid JSON: x"])
     b.add_batch(Usage(prompt_tokens=50, completion_tokens=0, flops=1e12, seconds=1.0), ["schema: p"])
-    m = a.merge(b).metrics()
+    merged = a.merge(b)
+    assert (merged.parses.n, merged.parses.failures) == (3, 2)
+    assert (a.parses.n, b.parses.n) == (2, 1)  # merging leaves both operands as they were
+    m = merged.metrics()
     assert m == {
         "decisions": 3,
         "parse_failure_rate": pytest.approx(2 / 3),
@@ -128,22 +134,22 @@ def test_decision_stats_merge_and_metrics() -> None:
 
 @pytest.fixture
 def qa_row() -> dict:
-    from mindzero.tasks.gridworld_qa import build_split
+    from mindzero.domains.gridworld.qa import build_split
 
     return build_split("unseen_layout", 1, 0, progress=False)[0]
 
 
 def test_qa_answerer_generate_and_score(scripted, qa_row) -> None:
-    from mindzero.tasks.gridworld_qa import evaluate_qa_llm
+    from mindzero.tasks.qa import evaluate_qa_llm
 
     answer = qa_row["answer"]
     other = "b" if answer == "a" else "a"
-    gen = LLMQAAnswerer(scripted([f"({answer})", "no idea", f"Answer: {other}"]), "generate")
+    gen = LLMQAAnswerer(DOMAIN, scripted([f"({answer})", "no idea", f"Answer: {other}"]), "generate")
     metrics, samples = evaluate_qa_llm([qa_row] * 3, gen)
     assert [s["prediction"] for s in samples] == [answer, None, other]
     assert metrics["accuracy"] == pytest.approx(1 / 3) and metrics["parse_failure_rate"] == pytest.approx(1 / 3)
     scores = (0.0, -1.0) if answer == "a" else (-1.0, 0.0)
-    score = LLMQAAnswerer(scripted([""], scores=scores), "score")
+    score = LLMQAAnswerer(DOMAIN, scripted([""], scores=scores), "score")
     metrics, samples = evaluate_qa_llm([qa_row], score)
     assert samples[0]["prediction"] == answer and metrics["parse_failure_rate"] == 0.0
     assert metrics["tokens_per_decision"] == 26  # two continuations of 3 tokens after a 10-token prompt

@@ -12,9 +12,27 @@ import pytest
 pytest.importorskip("trl")
 
 from mindzero.core.errors import UserError  # noqa: E402
-from mindzero.train.ssrl import PRESETS, SSRLConfig, TrackedReward, resolve_config, train_ssrl  # noqa: E402
+from mindzero.core.human import HumanParams  # noqa: E402
+from mindzero.core.reward import failure_reward  # noqa: E402
+from mindzero.domains.reward import SSRLReward  # noqa: E402
+from mindzero.train import ssrl  # noqa: E402
+from mindzero.train.ssrl import (  # noqa: E402
+    ABLATIONS,
+    PRESETS,
+    SSRLConfig,
+    TrackedReward,
+    resolve_config,
+    train_ssrl,
+)
 
-LOG_FIELDS = {"step", "reward_mean", "parse_failure_rate", "hypothesis_entropy", "frac_zero_variance_groups"}
+LOG_FIELDS = {
+    "step",
+    "reward_mean",
+    "parse_failure_rate",
+    "hypothesis_entropy",
+    "answer_entropy",
+    "frac_zero_variance_groups",
+}
 
 
 def _config(model: Path, out: Path, **overrides) -> SSRLConfig:
@@ -66,28 +84,58 @@ def test_resume_continues_the_step_count(qa_run, tiny_model_dir: Path) -> None:
     assert LOG_FIELDS <= set(_log(out)[-1])  # the stale line was replaced by the resumed step
 
 
-def test_assist_task_with_lora(tiny_model_dir: Path, tmp_path: Path) -> None:
+def test_assist_task_with_lora_ablation_and_human(
+    tiny_model_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reward trains with the --ablation's RewardConfig and the config's human."""
+    built: list[SSRLReward] = []
+    expected: list[float] = []
+
+    class Recording(SSRLReward):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            built.append(self)
+
+        def score_in(self, completion, context):
+            expected.append(failure_reward(context.logliks, context.logprior, ABLATIONS["no-prior"]))
+            return super().score_in(completion, context)
+
+    monkeypatch.setattr(ssrl, "SSRLReward", Recording)
     out = tmp_path / "assist"
-    summary = train_ssrl(_config(tiny_model_dir, out, task="assist", max_steps=1, lora=True, lora_r=2, every=8))
+    human = HumanParams(epsilon=0.3, tau=0.05)
+    config = _config(
+        tiny_model_dir, out, task="assist", max_steps=1, lora=True, lora_r=2, every=8, ablation="no-prior", human=human
+    )
+    summary = train_ssrl(config)
     assert summary["steps"] == 1
     (row,) = _log(out)
     assert row["parse_failure_rate"] == 1.0  # a random model writes no particles: failure reward
     assert row["hypothesis_entropy"] is None  # no valid particle set: null, not NaN
+    assert row["answer_entropy"] == 0.0  # every rollout of a group failed: one answer
     assert (out / "final" / "config.json").is_file()  # LoRA merged into a plain model
+    (reward,) = built
+    assert reward.config == ABLATIONS["no-prior"] and reward.human == human
+    assert row["reward_mean"] == pytest.approx(sum(expected) / len(expected)) and len(expected) == 4
+    recorded = json.loads((out / "ssrl_config.json").read_text())
+    assert recorded["ablation"] == "no-prior" and recorded["domain"] == "gridworld"
+    assert recorded["human"] == {"epsilon": 0.3, "tau": 0.05, "c": 0.1, "gamma": 0.95}
 
 
 def test_tracked_reward_groups_and_failures() -> None:
-    from mindzero.tasks.gridworld_qa import build_split
+    from mindzero.domains.gridworld.qa import build_split
+    from mindzero.domains.gridworld.ssrl import QATask
 
     row = build_split("train", 1, 0, progress=False)[0]
-    reward = TrackedReward("qa", num_generations=2, epsilon=0.15)
+    reward = TrackedReward(SSRLReward(QATask(), HumanParams(epsilon=0.15)), num_generations=2)
     kwargs = {"layout": [row["layout"]] * 4, "actions": [row["actions"]] * 4, "choice_goals": [row["choice_goals"]] * 4}
     values = reward([None] * 4, ["(a)", "(a)", "(b)", "nothing"], **kwargs)
     assert values[3] < min(values[:3])  # a malformed answer scores below both options
     stats = reward.pop()
     assert stats["parse_failure_rate"] == 0.25
     assert stats["frac_zero_variance_groups"] == 0.5  # group 1 agrees, group 2 differs
-    assert stats["hypothesis_entropy"] == pytest.approx(0.5 * 0.0 + 0.5 * 0.6931471805599453)
+    # per-group entropy of the answers, the failure counted as one more answer: {a, a} and {b, failure}
+    assert stats["answer_entropy"] == pytest.approx(0.5 * 0.0 + 0.5 * 0.6931471805599453)
+    assert stats["hypothesis_entropy"] == 0.0  # a letter is a single hypothesis: H(q) = 0
     assert reward.pop() is None
 
 
@@ -105,6 +153,8 @@ def test_presets_fill_only_unset_options() -> None:
     [
         ({"preset": "tpu"}, "unknown preset"),
         ({"task": "chess"}, "unknown task"),
+        ({"domain": "chess"}, "unknown domain"),
+        ({"ablation": "no-likelihood"}, "unknown ablation"),
         ({"num_generations": 1}, "at least 2 rollouts"),
         ({"data": "/no/such.jsonl"}, "no such training file"),
     ],
@@ -131,6 +181,7 @@ def test_cli_help_and_errors(tmp_path: Path) -> None:
     run = [sys.executable, "-m", "mindzero"]
     help_ = subprocess.run([*run, "train", "ssrl", "--help"], capture_output=True, text=True)
     assert help_.returncode == 0 and "--preset" in help_.stdout and "--resume" in help_.stdout
+    assert "--ablation" in help_.stdout and "--human-epsilon" in help_.stdout and "--human-tau" in help_.stdout
     bad = subprocess.run([*run, "train", "ssrl", "--model", str(tmp_path / "x")], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "does not exist" in bad.stderr
     no_model = subprocess.run(

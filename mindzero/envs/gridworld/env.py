@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from mindzero.core.human import HumanParams
 from mindzero.envs.gridworld.episodes import Episode, generate_episode
 from mindzero.envs.gridworld.human import HumanModel
 from mindzero.envs.gridworld.layout import COLORS, SHAPES
@@ -76,7 +78,7 @@ class HelperEnv(gym.Env):
     def __init__(
         self,
         family: str | None = None,
-        epsilon: float = 0.15,
+        human: HumanParams = HumanParams(),
         max_steps: int = 50,
         size: int = 10,
         n_objects: int = 8,
@@ -85,7 +87,7 @@ class HelperEnv(gym.Env):
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
-        self.family, self.epsilon, self.max_steps = family, epsilon, max_steps
+        self.family, self.human, self.max_steps = family, human, max_steps
         self.size, self.n_objects = size, n_objects
         self.render_mode, self.cell_px = render_mode, cell_px
         grid = [size, size]
@@ -129,7 +131,7 @@ class HelperEnv(gym.Env):
         self.episode = episode
         self.state = episode.initial_state()
         self.trail = [self.state.human]
-        self._human = HumanModel(lay, epsilon=self.epsilon)
+        self._human = HumanModel(lay, **asdict(self.human))
         self._last_human_action = N_ACTIONS
         self._static = self._static_obs()
         return self._obs(), self._info(None)

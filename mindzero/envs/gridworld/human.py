@@ -27,6 +27,7 @@ from itertools import product
 
 import numpy as np
 
+from mindzero.core.human import HumanParams
 from mindzero.envs.gridworld.layout import UNREACHABLE, Layout
 from mindzero.envs.gridworld.world import N_ACTIONS, N_MOVES, Action, Goal, WorldState, goal_pairs
 
@@ -93,15 +94,16 @@ def human_first_object(state: WorldState, layout: Layout, goal: Goal) -> tuple[i
 class HumanModel:
     """Goal-directed human with pauses while carrying, Boltzmann moves and ε-random moves.
 
-    Attributes: ``epsilon`` (probability of a random move; 0.15 in evaluation, 0 for data),
-    ``tau`` (Boltzmann temperature), ``c`` and ``gamma`` (step cost and discount of R(n)).
+    Attributes: ``epsilon`` (probability of a random move), ``tau`` (Boltzmann temperature), ``c``
+    and ``gamma`` (step cost and discount of R(n)); defaults and meaning are those of
+    :class:`~mindzero.core.human.HumanParams` (build one with ``HumanModel(layout, **asdict(params))``).
     """
 
     layout: Layout
-    epsilon: float = 0.15
-    tau: float = 0.01
-    c: float = 0.1
-    gamma: float = 0.95
+    epsilon: float = HumanParams.epsilon
+    tau: float = HumanParams.tau
+    c: float = HumanParams.c
+    gamma: float = HumanParams.gamma
 
     @property
     def all_goals(self) -> np.ndarray:

@@ -27,10 +27,6 @@ class Action(IntEnum):
     PICK = 5
     PUT = 6
 
-    @property
-    def is_move(self) -> bool:
-        return self <= Action.RIGHT
-
 
 N_ACTIONS = len(Action)
 N_MOVES = 5

@@ -1,4 +1,4 @@
-"""Proactive-assistance benchmark (paper §5.2, App. A.2, Fig. 5).
+"""Proactive-assistance benchmark (paper §5.2, App. A.2, Fig. 5), for any domain.
 
 Each episode is run twice with the same human random stream: alone (the helper stands still)
 and helped (the helper acts on the reasoner's posterior). speedup = T_alone / T_helped − 1,
@@ -7,44 +7,42 @@ averaged over episodes and seeds; a failed run counts as ``max_steps`` ticks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
 import numpy as np
 from tqdm import tqdm
 
+from mindzero.core.errors import UserError
+from mindzero.core.human import HumanParams
 from mindzero.core.posterior import Posterior
-from mindzero.envs.gridworld.episodes import Episode, episodes_on_layouts, generate_episodes, load_layouts
-from mindzero.envs.gridworld.helper import HelperPlanner
-from mindzero.envs.gridworld.human import HumanModel, human_first_object
-from mindzero.envs.gridworld.world import Action, Observation, goal_achieved, step
+from mindzero.domains.base import Domain
 from mindzero.inference.base import Reasoner
-from mindzero.inference.gridworld import ExactGoalInference
 
 #: Bins of task progress (fraction of the helped episode elapsed) for the Fig. 5 curve.
 PROGRESS_BINS = 10
 
 
 @dataclass
-class AssistConfig:
-    """Defaults of the benchmark (paper: 20 episodes, seeds 10/20/30, ε = 0.15, 50 ticks)."""
+class AssistSettings:
+    """How each episode is run (paper: seeds 10/20/30, ε = 0.15, 50 ticks); the episodes themselves
+    are the domain's."""
 
-    reasoner: str = field(
-        default="none,random,exact,oracle", metadata={"help": "comma list of none | random | oracle | exact"}
-    )
-    episodes: int = field(default=20, metadata={"help": "episodes per seed"})
     seeds: list[int] = field(default_factory=lambda: [10, 20, 30], metadata={"help": "agent seeds"})
-    episode_seed: int = field(default=0, metadata={"help": "seed of the episode generator"})
-    family: str | None = field(default=None, metadata={"help": "layout family; None = U(0,20) obstacles"})
-    layouts: str | None = field(default=None, metadata={"help": "layout file or folder of *.txt layouts"})
-    size: int = field(default=10, metadata={"help": "grid width and height of generated layouts"})
-    n_objects: int = field(default=8, metadata={"help": "objects per generated layout"})
-    epsilon: float = field(default=0.15, metadata={"help": "human random-move probability"})
+    human: HumanParams = field(default_factory=HumanParams, metadata={"help": "the simulated human"})
     max_steps: int = field(default=50, metadata={"help": "tick limit of an episode"})
     teleport: int | None = field(
         default=None,
         metadata={"help": "teleport the helper to its object once the MAP goal (p ≥ 0.5) is stable this many updates"},
     )
+
+    def __post_init__(self) -> None:
+        if not self.seeds:
+            raise UserError("--seeds needs at least one seed")
+        if self.max_steps < 1:
+            raise UserError(f"--max-steps must be at least 1, got {self.max_steps}")
+        if self.teleport is not None and self.teleport < 0:
+            raise UserError(f"--teleport must be ≥ 0 stable updates, got {self.teleport}")
 
 
 @dataclass
@@ -72,32 +70,34 @@ def kl_to_exact(exact: Posterior, model: Posterior, floor: float = KL_FLOOR) -> 
 
 
 def run_episode(
-    episode: Episode,
+    domain: Domain,
+    episode: object,
     reasoner: Reasoner | None,
     seed: int,
-    epsilon: float = 0.15,
-    max_steps: int = 50,
-    teleport: int | None = None,
+    settings: AssistSettings,
+    exact_name: str = "exact",
 ) -> EpisodeRun:
-    """Run one episode; ``reasoner=None`` runs the human alone (the helper stands still)."""
-    layout = episode.layout
-    human = HumanModel(layout, epsilon=epsilon)
-    helper = HelperPlanner(layout)
+    """Run one episode; ``reasoner=None`` runs the human alone (the helper stands still).
+
+    The domain's ``exact`` reasoner runs beside the reasoner as the calibration reference."""
+    world = domain.simulator(episode, settings.human)
+    goal = world.goal
     human_rng = np.random.default_rng([seed, 0])
     helper_rng = np.random.default_rng([seed, 1])
-    state = episode.initial_state()
+    state = world.initial_state()
     posterior = reasoner.reset(episode) if reasoner is not None else None
-    exact = ExactGoalInference(epsilon=epsilon) if reasoner is not None else None
+    exact = domain.reasoner(exact_name, seed, settings.human) if reasoner is not None else None
     exact_posterior = exact.reset(episode) if exact is not None else None
     map_correct, true_prob, kls = [], [], []
     stable, last_map, teleported_for = 0, None, None
-    for _ in range(max_steps):
-        human_action = human.sample(state, episode.goal, human_rng)
-        helper_action = Action.STAY
+    teleport = settings.teleport
+    for _ in range(settings.max_steps):
+        human_action = world.human_action(state, human_rng)
+        helper_action = world.idle
         if posterior is not None:
             goal_now = posterior.map()
-            map_correct.append(goal_now == episode.goal)
-            true_prob.append(posterior.prob(episode.goal))
+            map_correct.append(goal_now == goal)
+            true_prob.append(posterior.prob(goal))
             kls.append(kl_to_exact(exact_posterior, posterior))
             if reasoner.name != "none":
                 stable = stable + 1 if goal_now == last_map else 1
@@ -105,24 +105,17 @@ def run_episode(
                 confident = stable >= (teleport or 0) and posterior.probs.max() >= 0.5
                 if teleport is not None and confident and teleported_for != goal_now:
                     teleported_for = goal_now
-                    state = teleport_helper(state, layout, goal_now)
-                helper_action = helper.act(state, posterior, helper_rng)
-        next_state = step(layout, state, human_action, helper_action)
+                    state = world.teleport(state, goal_now)
+                helper_action = world.helper_action(state, posterior, helper_rng)
+        next_state = world.step(state, human_action, helper_action)
         if posterior is not None:
-            posterior = reasoner.update(Observation(state, human_action))
-            exact_posterior = exact.update(Observation(state, human_action))
+            observation = world.observation(state, human_action)
+            posterior = reasoner.update(observation)
+            exact_posterior = exact.update(observation)
         state = next_state
-        if goal_achieved(state, episode.goal, layout):
-            return EpisodeRun(state.t, True, map_correct, true_prob, kls)
-    return EpisodeRun(max_steps, False, map_correct, true_prob, kls)
-
-
-def teleport_helper(state, layout, goal):
-    """Move an empty-handed helper onto the object it would fetch for ``goal`` (reference eval mode)."""
-    _, other = human_first_object(state, layout, goal)
-    if state.helper_carry >= 0 or not state.on_ground(other):
-        return state
-    return replace(state, helper=state.objects[other])
+        if world.done(state):
+            return EpisodeRun(world.ticks(state), True, map_correct, true_prob, kls)
+    return EpisodeRun(settings.max_steps, False, map_correct, true_prob, kls)
 
 
 def progress_curve(runs: list[EpisodeRun]) -> list[float | None]:
@@ -138,31 +131,35 @@ def progress_curve(runs: list[EpisodeRun]) -> list[float | None]:
 
 
 def run_assist(
-    config: AssistConfig, make_reasoner: Callable[[int], Reasoner], progress: bool = True
+    domain: Domain,
+    episodes: Iterable[object],
+    settings: AssistSettings,
+    make_reasoner: Callable[[int], Reasoner],
+    label: str = "",
+    progress: bool = True,
 ) -> tuple[dict, list[dict], list[float | None]]:
-    """Evaluate a reasoner; returns (metrics, per-episode samples, Fig. 5 accuracy curve)."""
-    if config.layouts:
-        episodes = episodes_on_layouts(load_layouts(config.layouts), config.episodes, config.episode_seed)
-    else:
-        episodes = generate_episodes(
-            config.episodes, config.episode_seed, config.family, n_objects=config.n_objects, size=config.size
-        )
+    """Evaluate a reasoner on every (seed, episode); returns (metrics, per-episode samples, Fig. 5
+    accuracy curve). Episodes are read once and kept (each seed runs them all)."""
+    episodes = list(episodes)
+    if not episodes:
+        raise UserError("no episodes to run")
     samples, helped_runs = [], []
     reasoner_stats = None  # summed DecisionStats of reasoners that count their cost (LLMs)
-    jobs = [(s, e) for s in config.seeds for e in episodes]
-    for seed, episode in tqdm(jobs, desc=f"assist[{config.reasoner}]", disable=not progress, leave=False):
-        alone = run_episode(episode, None, seed, config.epsilon, config.max_steps)
+    jobs = [(s, e) for s in settings.seeds for e in episodes]
+    for seed, episode in tqdm(jobs, desc=f"assist[{label}]", disable=not progress, leave=False):
+        alone = run_episode(domain, episode, None, seed, settings)
         reasoner = make_reasoner(seed)
-        helped = run_episode(episode, reasoner, seed, config.epsilon, config.max_steps, config.teleport)
+        helped = run_episode(domain, episode, reasoner, seed, settings)
         helped_runs.append(helped)
         stats = getattr(reasoner, "stats", None)
         if stats is not None:
             reasoner_stats = stats if reasoner_stats is None else reasoner_stats.merge(stats)
+        goal = domain.goal(episode)
         samples.append(
             {
-                "episode_id": episode.episode_id,
+                "episode_id": domain.episode_id(episode),
                 "seed": seed,
-                "goal": list(episode.goal),
+                "goal": list(goal) if isinstance(goal, tuple) else goal,
                 "t_alone": alone.ticks,
                 "t_helped": helped.ticks,
                 "success_alone": alone.success,

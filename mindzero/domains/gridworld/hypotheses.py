@@ -1,5 +1,5 @@
-"""Hypotheses in, hypotheses out: the goal-particle schema the model writes, and a parser that
-never raises.
+"""GridWorld hypotheses in, hypotheses out: the goal-particle schema the model writes, and a
+parser that never raises.
 
 The schema (paper Fig. 7) is ``{"particles": [{"object1": {"color", "shape"}, "object2": {...},
 "p": ...}]}``; its JSON Schema is embedded in prompts. :func:`parse_goal_particles` accepts strict
@@ -16,16 +16,14 @@ everything else goes through the validator, so both paths accept and reject the 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from collections.abc import Sequence
+from functools import lru_cache
 
-import numpy as np
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from pydantic_core import from_json
 
-from mindzero.core.posterior import Posterior, normalise_weights
+from mindzero.core.parsing import ParseResult, json_candidates
+from mindzero.core.posterior import normalise_weights
 from mindzero.core.reward import entropy
 
 
@@ -50,37 +48,6 @@ def particles_schema() -> str:
 
 
 _ADAPTER = TypeAdapter(GoalParticles)
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.S | re.I)
-
-
-@dataclass(frozen=True)
-class ParseResult:
-    """Outcome of parsing one model output: distinct goal pairs and their probabilities (both empty
-    exactly when ``ok`` is False; then ``reason`` says why)."""
-
-    ok: bool
-    hypotheses: tuple[tuple[int, int], ...] = ()
-    probs: tuple[float, ...] = ()
-    reason: str | None = None
-    n_particles: int = 0
-    merged: int = 0  # duplicate pairs merged into one
-    notes: list[str] = field(default_factory=list)
-    entropy: float = 0.0  # H(probs) in nats: the reward and the training log both read it
-
-    @cached_property
-    def posterior(self) -> Posterior | None:
-        """The particles as a :class:`Posterior`; built on demand, as the reward needs only the tuples."""
-        return Posterior(self.hypotheses, np.array(self.probs)) if self.ok else None
-
-
-def _candidates(text: str) -> Iterator[str]:
-    """Strings that may hold the JSON object, most literal first (computed lazily)."""
-    yield text.strip()
-    for match in _FENCE.findall(text):
-        yield match.strip()
-    start, end = text.find("{"), text.rfind("}")
-    if 0 <= start < end:
-        yield text[start : end + 1]
 
 
 _Index = dict[tuple[str, str], int]
@@ -155,7 +122,7 @@ def _goals(text: str, index: tuple[_Index, _Pairs], max_particles: int | None, p
     if plain is not None:
         return plain
     last_error = "no JSON object found"
-    for candidate in _candidates(text):
+    for candidate in json_candidates(text):
         if not candidate:
             continue
         plain = None if candidate == text else _plain_match(candidate, index[1], max_particles, p_floor)

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from mindzero.core import hypotheses
-from mindzero.core.hypotheses import _ADAPTER, _object_index, _plain_match, parse_goal_particles
+from mindzero.domains.gridworld import hypotheses
+from mindzero.domains.gridworld.hypotheses import _ADAPTER, _object_index, _plain_match, parse_goal_particles
 
 OBJECTS = [("red", "square"), ("blue", "circle"), ("green", "star"), ("cyan", "triangle")]
 

@@ -16,13 +16,16 @@ object has a held-out color), ``unseen_shape`` (a goal object has a held-out sha
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from tqdm import tqdm
 
 from mindzero.core.errors import UserError
+from mindzero.core.human import HumanParams
 from mindzero.core.posterior import Posterior
 from mindzero.core.results import write_jsonl
 from mindzero.envs.gridworld.episodes import Episode, generate_episode, rollout_alone
@@ -30,13 +33,17 @@ from mindzero.envs.gridworld.human import HumanModel, human_first_object
 from mindzero.envs.gridworld.layout import COLORS, SHAPES, parse_layout
 from mindzero.envs.gridworld.render import render_rgb, save_png, transcript
 from mindzero.envs.gridworld.world import ACTION_NAMES, Action, Observation, WorldState, step
-from mindzero.inference.gridworld import ExactGoalInference, make_reasoner, role_joint
+from mindzero.inference.base import Reasoner
+from mindzero.inference.gridworld import ExactGoalInference, role_joint
 
 TRAIN_COLORS, HELDOUT_COLORS = COLORS[:8], COLORS[8:]
 TRAIN_SHAPES, HELDOUT_SHAPES = SHAPES[:4], SHAPES[4:]
 TEST_SPLITS = ("unseen_layout", "unseen_color", "unseen_shape")
 LIKELY, UNLIKELY = 0.3, 0.01
 ANSWER_INSTRUCTION = "Answer with (a) or (b) only."
+#: The human whose episodes the questions are about and whose exact posterior labels them
+#: (noise-free, as the paper's data).
+DATA_HUMAN = HumanParams(epsilon=0.0)
 #: Distinct cells of the human's path shown by the compact QA prompt (the direction is what matters).
 COMPACT_PATH_CELLS = 8
 
@@ -74,14 +81,13 @@ def _choose_options(probs: np.ndarray, exclude: set[int], rng: np.random.Generat
     return int(order[0]), int(unlikely[int(rng.integers(len(unlikely)))])
 
 
-def episode_questions(episode: Episode, rng: np.random.Generator, human: HumanModel | None = None) -> list[dict] | None:
+def episode_questions(episode: Episode, rng: np.random.Generator, human: HumanParams = DATA_HUMAN) -> list[dict] | None:
     """The three questions of an episode, or None when it cannot pose all three."""
-    human = human or HumanModel(episode.layout, epsilon=0.0)
-    states, actions = rollout_alone(episode, human, rng)
+    states, actions = rollout_alone(episode, HumanModel(episode.layout, **asdict(human)), rng)
     if Action.PICK not in actions or Action.PUT not in actions:
         return None
     pick_t, put_t = actions.index(Action.PICK), actions.index(Action.PUT)
-    inference = ExactGoalInference(epsilon=human.epsilon)
+    inference = ExactGoalInference(human)
     posteriors = [inference.reset(episode)]
     for t, a in enumerate(actions):
         posteriors.append(inference.update(Observation(states[t], a)))
@@ -198,6 +204,15 @@ def replay(row: dict) -> tuple[Episode, list[WorldState], list[int]]:
     return episode, states, actions
 
 
+def option_probs(row: Mapping[str, Any], reasoner: Reasoner) -> np.ndarray:
+    """Probability behind each option after ``reasoner`` watched the question's actions."""
+    episode, states, actions = replay(row)
+    posterior = reasoner.reset(episode)
+    for t, a in enumerate(actions):
+        posterior = reasoner.update(Observation(states[t], a))
+    return option_probs_from_posterior(row, posterior, states[-1], episode)
+
+
 def option_probs_from_posterior(row: dict, posterior: Posterior, state: WorldState, episode: Episode) -> np.ndarray:
     """Probability mass behind each option, by the same role joint that made the labels."""
     joint = role_joint(posterior, state, episode.layout)
@@ -264,63 +279,3 @@ def export_hf(out: Path, splits: dict[str, list[dict]]) -> None:
     for name, ds in dd.items():
         ds.to_parquet(str(out / f"{name}.parquet"))
     dd.save_to_disk(str(out / "hf"))
-
-
-def evaluate_qa(rows: list[dict], reasoner_name: str, seed: int = 0, progress: bool = True) -> tuple[dict, list[dict]]:
-    """Answer each question with a posterior-producing reasoner; ties are broken by a seeded coin."""
-    rng = np.random.default_rng(seed)
-    samples = []
-    for row in tqdm(rows, desc=f"qa-eval[{reasoner_name}]", disable=not progress, leave=False):
-        episode, states, actions = replay(row)
-        reasoner = make_reasoner(reasoner_name, seed=int(rng.integers(2**31)), epsilon=0.0)
-        posterior = reasoner.reset(episode)
-        for t, a in enumerate(actions):
-            posterior = reasoner.update(Observation(states[t], a))
-        probs = option_probs_from_posterior(row, posterior, states[-1], episode)
-        best = np.flatnonzero(probs == probs.max())
-        choice = "ab"[int(best[0]) if len(best) == 1 else int(rng.integers(2))]
-        samples.append(
-            {
-                "id": row["id"],
-                "split": row["split"],
-                "question_type": row["question_type"],
-                "answer": row["answer"],
-                "prediction": choice,
-                "option_probs": probs.tolist(),
-                "correct": choice == row["answer"],
-            }
-        )
-    return qa_metrics(samples), samples
-
-
-def evaluate_qa_llm(rows: list[dict], answerer, seed: int = 0) -> tuple[dict, list[dict]]:
-    """Answer each question with an :class:`LLMQAAnswerer`; an answer naming no option is wrong."""
-    records = answerer.answer(rows, seed=seed)
-    samples = []
-    for row, record in zip(rows, records):
-        samples.append(
-            {
-                "id": row["id"],
-                "split": row["split"],
-                "question_type": row["question_type"],
-                "answer": row["answer"],
-                **record,
-                "correct": record["prediction"] == row["answer"],
-            }
-        )
-    metrics = qa_metrics(samples)
-    metrics.update(answerer.stats.metrics())
-    return metrics, samples
-
-
-def qa_metrics(samples: list[dict]) -> dict:
-    """Accuracy overall, per question type and per split."""
-
-    def acc(rows: list[dict]) -> float:
-        return float(np.mean([r["correct"] for r in rows])) if rows else float("nan")
-
-    metrics = {"accuracy": acc(samples), "n": len(samples)}
-    for key in ("question_type", "split"):
-        for value in sorted({r[key] for r in samples}):
-            metrics[f"accuracy_{key}_{value}"] = acc([r for r in samples if r[key] == value])
-    return metrics

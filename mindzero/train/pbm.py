@@ -9,21 +9,20 @@ Presets fill every option left unset (dataclass default < preset < ``--config`` 
 
 - ``gpu-paper``: DEL-ToM §5 — Llama-3.1-8B-Instruct, 1 epoch, lr 2e-6, bf16, 4096-token
   sequences, effective batch 32, gradient checkpointing (launch with ``accelerate launch`` and a
-  DeepSpeed ZeRO-3 config for full fine-tuning of 8 B parameters).
+  DeepSpeed ZeRO-2 config, see docs/pbm.md).
 - ``cpu-small``: SmolLM2-135M-Instruct on CPU — only the top 4 transformer blocks, the final norm
   and the (tied) output head are trained, at lr 1e-4, effective batch 4, 2048 tokens: a full
   backward pass over ~1000-token traces costs about 45 s per trace on a shared 2-core machine.
 
 Writes ``OUT/checkpoint-N/`` (resumable, each a loadable PBM), ``OUT/final/``,
-``OUT/train_log.jsonl``, ``OUT/heldout.jsonl`` and ``OUT/eval/results.json`` (held-out step
-accuracy per order, paper Table 4).
+``OUT/train_log.jsonl`` and ``OUT/heldout.jsonl``; :func:`train_pbm` returns the held-out step
+accuracy per order (paper Table 4) and its per-trace samples, which ``mindzero train pbm`` writes
+to ``OUT/eval/``.
 """
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import json
 import random
 import time
 from dataclasses import dataclass, field
@@ -32,6 +31,29 @@ from typing import Any
 
 from mindzero.core.config import apply_preset
 from mindzero.core.errors import UserError
+from mindzero.core.results import read_jsonl, write_jsonl
+from mindzero.pbm.data import gold_and_corrupted_rows, questions_from_stories
+from mindzero.pbm.model import (
+    ProcessBeliefModel,
+    encode_trace,
+    make_pbm_config,
+    model_location,
+    step_accuracy,
+    write_pbm_config,
+)
+from mindzero.stories.generator import generate_stories
+from mindzero.train.base import (
+    TrainConfig,
+    checkpoint_step,
+    jsonl_log,
+    load_tokenizer,
+    require,
+    resume_checkpoint,
+    save_final,
+    torch_dtype,
+    trim_log,
+    use_cpu,
+)
 
 PRESETS: dict[str, dict[str, Any]] = {
     "gpu-paper": {
@@ -64,12 +86,14 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 
 @dataclass
-class PBMConfig:
+class PBMConfig(TrainConfig):
     """Options of ``mindzero train pbm``; ``None`` means "take the preset's value"."""
 
+    out: str = field(default="runs/pbm", metadata={"help": "output folder: checkpoints, final/, eval/"})
+    seed: int = field(default=0, metadata={"help": "training seed (shuffling order)"})
+    data_seed: int = field(default=0, metadata={"help": "seed of the generated stories and corruptions"})
     preset: str = field(default="cpu-small", metadata={"help": "cpu-small | gpu-paper (fills unset options)"})
     model: str | None = field(default=None, metadata={"help": "base causal LM: name, folder or hub id (GPU)"})
-    out: str = field(default="runs/pbm", metadata={"help": "output folder: checkpoints, final/, eval/"})
     data: str | None = field(
         default=None, metadata={"help": "stepwise JSONL (stories pbm-data); None = generate gold + corrupted traces"}
     )
@@ -77,7 +101,6 @@ class PBMConfig:
     lengths: list[int] = field(default_factory=lambda: [1], metadata={"help": "chapters per generated story"})
     corruptions: int = field(default=2, metadata={"help": "corrupted traces per question (besides the gold one)"})
     heldout_fraction: float = field(default=0.15, metadata={"help": "fraction of stories held out for eval"})
-    data_seed: int = field(default=0, metadata={"help": "seed of the generated stories and corruptions"})
     epochs: float | None = field(default=None, metadata={"help": "passes over the training rows"})
     max_steps: int = field(default=-1, metadata={"help": "optimizer steps (overrides --epochs when > 0)"})
     learning_rate: float | None = field(default=None, metadata={"help": "AdamW learning rate"})
@@ -90,9 +113,7 @@ class PBMConfig:
         default=None, metadata={"help": "train only the top N transformer blocks + head (0 = all weights)"}
     )
     save_steps: int | None = field(default=None, metadata={"help": "checkpoint every N optimizer steps"})
-    resume: bool = field(default=False, metadata={"help": "continue from the last checkpoint in --out"})
     eval_batch_size: int = field(default=8, metadata={"help": "traces per forward pass in the held-out eval"})
-    seed: int = field(default=0, metadata={"help": "training seed (init of nothing; shuffling order)"})
 
 
 def resolve_config(config: PBMConfig) -> PBMConfig:
@@ -117,10 +138,6 @@ def split_rows(rows: list[dict], fraction: float, seed: int) -> tuple[list[dict]
 
 def load_rows(config: PBMConfig) -> list[dict]:
     """Stepwise rows from --data, or gold + corrupted traces of freshly generated stories."""
-    from mindzero.core.results import read_jsonl
-    from mindzero.pbm.data import gold_and_corrupted_rows, questions_from_stories
-    from mindzero.stories.generator import generate_stories
-
     if config.data is not None:
         rows = read_jsonl(config.data)
         bad = [i for i, r in enumerate(rows) if not {"prompt", "completions", "labels", "question_order"} <= set(r)]
@@ -135,8 +152,6 @@ class StepDataset:
     """Tokenized rows: labels are -100 except right after each step tag (the +/- target)."""
 
     def __init__(self, rows: list[dict], tokenizer: Any, pbm: dict) -> None:
-        from mindzero.pbm.model import encode_trace
-
         tag_ids = tokenizer(pbm["tag"], add_special_tokens=False).input_ids
         eos = tokenizer.eos_token_id if tokenizer.eos_token_id is not None else pbm["minus_id"]
         self.items = []
@@ -187,43 +202,31 @@ def freeze_below(model: Any, top: int) -> None:
         module.requires_grad_(True)
 
 
-def _callbacks(out: Path, pbm: dict):
+def pbm_checkpoints(out: Path, pbm: dict) -> Any:
+    """A ``TrainerCallback`` that makes every ``checkpoint-N`` a loadable PBM (writes its pbm_config.json)."""
     from transformers import TrainerCallback
 
-    class PBMFiles(TrainerCallback):
-        """Make every checkpoint a loadable PBM and log each logging step as one JSON line."""
-
-        def on_save(self, args, state, control, **kwargs):
-            from mindzero.pbm.model import write_pbm_config
-
+    class PBMCheckpoints(TrainerCallback):
+        def on_save(self, args, state, control, **kwargs):  # noqa: ANN001 (transformers signature)
             folder = out / f"checkpoint-{state.global_step}"
             if folder.is_dir():
                 write_pbm_config(folder, pbm)
 
-        def on_log(self, args, state, control, logs=None, **kwargs):
-            if logs:
-                with open(out / "train_log.jsonl", "a", encoding="utf-8") as fh:
-                    fh.write(json.dumps({"step": state.global_step, "time": time.time(), **logs}) + "\n")
-
-    return [PBMFiles()]
+    return PBMCheckpoints()
 
 
 def train_pbm(config: PBMConfig) -> dict:
-    """Train, save OUT/final, evaluate on the held-out stories; return a summary."""
+    """Train, save OUT/final, score the held-out stories; return a summary.
+
+    The summary's ``eval`` holds the held-out metrics and ``eval_samples`` their per-trace rows
+    (both empty without held-out rows); the caller writes them as results.
+    """
     config = resolve_config(config)
-    import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer, Trainer, TrainingArguments
-
-    from mindzero.core.results import write_jsonl, write_results
-    from mindzero.pbm.model import (
-        ProcessBeliefModel,
-        make_pbm_config,
-        model_location,
-        step_accuracy,
-        write_pbm_config,
-    )
-
     out = Path(config.out)
+    checkpoint = resume_checkpoint(out, config.resume)
+    require("transformers", "llm")
+    from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
     out.mkdir(parents=True, exist_ok=True)
     start = time.time()
     rows = load_rows(config)
@@ -233,13 +236,10 @@ def train_pbm(config: PBMConfig) -> dict:
     write_jsonl(out / "heldout.jsonl", held)
 
     base = model_location(config.model)
-    tokenizer = AutoTokenizer.from_pretrained(base)
-    if tokenizer.pad_token_id is None:
-        tokenizer.pad_token = tokenizer.eos_token
+    tokenizer = load_tokenizer(base)
     pbm = make_pbm_config(tokenizer, config.model, config.max_length)
     dataset = StepDataset(train_rows, tokenizer, pbm)
-    dtype = torch.bfloat16 if config.bf16 and torch.cuda.is_available() else torch.float32
-    model = AutoModelForCausalLM.from_pretrained(base, dtype=dtype)
+    model = AutoModelForCausalLM.from_pretrained(base, dtype=torch_dtype(config.bf16))
     if config.train_layers:
         freeze_below(model, config.train_layers)
     args = TrainingArguments(
@@ -255,35 +255,37 @@ def train_pbm(config: PBMConfig) -> dict:
         logging_steps=5,
         save_steps=config.save_steps,
         save_total_limit=2,
-        bf16=bool(config.bf16) and torch.cuda.is_available(),
+        bf16=bool(config.bf16) and not use_cpu(),
         activation_checkpointing=bool(config.gradient_checkpointing),
         seed=config.seed,
         data_seed=config.seed,
         report_to=[],
         remove_unused_columns=False,
         dataloader_num_workers=0,
-        use_cpu=not torch.cuda.is_available(),
+        use_cpu=use_cpu(),
     )
+    log = out / "train_log.jsonl"
+    trim_log(log, checkpoint_step(checkpoint))
     trainer = Trainer(
         model=model,
         args=args,
         train_dataset=dataset,
         data_collator=collate(tokenizer.pad_token_id),
         processing_class=tokenizer,
-        callbacks=_callbacks(out, pbm),
+        callbacks=[
+            pbm_checkpoints(out, pbm),
+            jsonl_log(log, lambda state, logs: {"step": state.global_step, "time": time.time(), **logs}),
+        ],
     )
-    has_checkpoint = any(out.glob("checkpoint-*"))
-    result = trainer.train(resume_from_checkpoint=True if config.resume and has_checkpoint else None)
-    final = out / "final"
-    trainer.save_model(str(final))
-    tokenizer.save_pretrained(str(final))
+    result = trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
+    final = save_final(trainer, tokenizer, out)
     write_pbm_config(final, pbm)
 
     metrics: dict[str, Any] = {}
+    samples: list[dict] = []
     if held:
         scorer = ProcessBeliefModel(final, batch_size=config.eval_batch_size)
         metrics, samples = step_accuracy(scorer, held)
-        write_results(out / "eval", "stories/pbm-eval", {"pbm": str(final), "data": "heldout.jsonl"}, metrics, samples)
     return {
         "rows": len(rows),
         "train_rows": len(dataset),
@@ -292,41 +294,8 @@ def train_pbm(config: PBMConfig) -> dict:
         "train_loss": result.training_loss,
         "seconds": time.time() - start,
         "final_model": str(final),
+        "resumed_from": str(checkpoint) if checkpoint else None,
         "eval": metrics,
+        "eval_samples": samples,
         "config": dataclasses.asdict(config),
     }
-
-
-def add_pbm_verb(verbs: argparse._SubParsersAction) -> None:
-    """Register ``mindzero train pbm`` (called from :mod:`mindzero.commands.train`)."""
-    from mindzero.core.config import add_dataclass_flags
-
-    parser = verbs.add_parser(
-        "pbm",
-        help="train a Process Belief Model (DEL-ToM §4.2.2) with transformers' Trainer",
-        description="A causal LM learns to write '+'/'-' after every step of a DEL-ToM trace "
-        "(cross-entropy on those tokens only). --preset fills unset options (cpu-small: SmolLM2-135M; "
-        "gpu-paper: Llama-3.1-8B-Instruct, 1 epoch, lr 2e-6). Without --data, trains on gold + corrupted "
-        "traces of generated stories. Writes OUT/checkpoint-*/, OUT/final/, OUT/train_log.jsonl and "
-        "OUT/eval/results.json (held-out step accuracy per order).",
-    )
-    add_dataclass_flags(parser, PBMConfig)
-    parser.set_defaults(func=cmd_pbm)
-
-
-def cmd_pbm(args: argparse.Namespace) -> int:
-    from mindzero.core.config import config_from_args
-
-    summary = train_pbm(config_from_args(PBMConfig, args))
-    print(
-        f"trained {summary['steps']} steps on {summary['train_rows']} traces in {summary['seconds']:.0f} s, "
-        f"loss {summary['train_loss']:.4f}"
-    )
-    acc = summary["eval"].get("step_accuracy")
-    if acc:
-        print(f"{'order':<8}{'step acc':>10}")
-        for k, v in acc["by_order"].items():
-            print(f"{k:<8}{v:>10.4f}")
-        print(f"{'avg':<8}{acc['avg']:>10.4f}")
-    print(f"model: {summary['final_model']}")
-    return 0

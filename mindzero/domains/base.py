@@ -1,0 +1,141 @@
+"""The domain interface: what a world supplies so that generic reasoners, benchmarks and trainers
+can infer minds in it.
+
+A domain bundles, for one kind of world (GridWorld, Household, ...):
+
+- its **simulator** per episode (:class:`Simulator`): the simulated human, whose policy is also the
+  likelihood, the helper that acts on a posterior, and the two-agent dynamics;
+- its **hypothesis space** per episode and its **reasoners** by name (exact inference and the
+  model-free baselines), all built from the same :class:`~mindzero.core.human.HumanParams`;
+- its **prompts and parsers**: the assistance prompt (particles requested), the particle parser, the
+  QA prompt and the QA option probabilities of a posterior;
+- its **SSRL tasks** (:class:`SSRLTask`): unlabeled training rows and, per row, a
+  :class:`RewardContext` holding log P(actions | m) and log P(m) over the whole hypothesis space
+  and the parser of a completion. The reward itself (:mod:`mindzero.domains.reward`) is generic.
+
+Nothing outside ``mindzero/domains/<name>`` and ``mindzero/envs/<name>`` knows a domain's types:
+``mindzero.tasks`` and ``mindzero.train`` take a :class:`Domain` and call these methods only.
+Register a domain with :func:`mindzero.domains.register`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from mindzero.core.human import HumanParams
+from mindzero.core.parsing import ParseResult
+from mindzero.core.posterior import Posterior
+from mindzero.inference.base import Reasoner
+
+
+@dataclass(frozen=True)
+class RewardContext:
+    """What scoring a prompt's completions needs, computed once per prompt.
+
+    ``logliks``/``logprior``: log P(a_1:t | m) and log P(m) in nats for every hypothesis m of the
+    prompt's space; ``index``: hypothesis → position in those lists; ``parse``: completion text →
+    :class:`ParseResult` whose hypotheses are keys of ``index``."""
+
+    logliks: Sequence[float]
+    logprior: Sequence[float]
+    index: Mapping[Hashable, int]
+    parse: Callable[[object], ParseResult]
+
+
+@dataclass
+class TrainData:
+    """Options of the unlabeled training rows (shared by every domain's tasks)."""
+
+    episodes: int = field(default=200, metadata={"help": "unlabeled episodes to make training rows from"})
+    seed: int = field(default=0, metadata={"help": "seed of the generated episodes"})
+    every: int = field(default=2, metadata={"help": "assist: keep every k-th timestep of each episode"})
+    n_particles: int = field(default=1, metadata={"help": "assist: particles requested per prompt"})
+    prompt_style: str = field(default="compact", metadata={"help": "full (paper transcript) | compact (CPU)"})
+    path: str | None = field(default=None, metadata={"help": "rows from this JSONL instead of generating"})
+
+
+class SSRLTask(Protocol):
+    """A trainable task of a domain: rows without mental-state labels, and how to score them."""
+
+    #: dataset columns the reward reads, beside ``prompt`` (together they identify a prompt)
+    columns: tuple[str, ...]
+    #: completion token budget of small CPU models (a letter, one particle, ...)
+    completion_tokens: int
+
+    def rows(self, data: TrainData) -> list[dict]:
+        """Rows with a text ``prompt`` and the :attr:`columns`; never a goal label the reward reads."""
+        ...
+
+    def context(self, row: Mapping[str, Any], human: HumanParams) -> RewardContext: ...
+
+
+class ParticleTask(SSRLTask, Protocol):
+    """A task whose completions are particle sets: it can also draw a valid set at random."""
+
+    def random_completion(self, row: Mapping[str, Any], n_particles: int, rng: np.random.Generator) -> str:
+        """A well-formed completion whose hypotheses ignore the row's actions (format warm start)."""
+        ...
+
+
+class Simulator(Protocol):
+    """One episode's two-agent world. ``human_action`` samples the policy whose probabilities are
+    the likelihood of the domain's exact reasoner; time is counted in ticks."""
+
+    goal: Hashable
+    idle: Any  # the helper's do-nothing action
+
+    def initial_state(self) -> Any: ...
+
+    def human_action(self, state: Any, rng: np.random.Generator) -> Any: ...
+
+    def helper_action(self, state: Any, posterior: Posterior, rng: np.random.Generator) -> Any: ...
+
+    def observation(self, state: Any, human_action: Any) -> Any:
+        """What a reasoner is shown of this tick (the state and the human's action)."""
+        ...
+
+    def step(self, state: Any, human_action: Any, helper_action: Any) -> Any: ...
+
+    def done(self, state: Any) -> bool: ...
+
+    def ticks(self, state: Any) -> int: ...
+
+    def teleport(self, state: Any, goal: Hashable) -> Any:
+        """The reference evaluation's helper jump to what it would fetch for ``goal`` (or ``state``)."""
+        ...
+
+
+class Domain(Protocol):
+    """Everything generic code needs from a world; see the module docstring."""
+
+    name: str
+    #: trainable SSRL tasks by name (e.g. ``qa``, ``assist``)
+    tasks: Mapping[str, SSRLTask]
+    #: reasoners that need no model (``llm`` is added by the inference layer)
+    reasoners: tuple[str, ...]
+
+    def reasoner(self, name: str, seed: int, human: HumanParams) -> Reasoner: ...
+
+    def simulator(self, episode: Any, human: HumanParams) -> Simulator: ...
+
+    def hypotheses(self, episode: Any) -> tuple[Hashable, ...]: ...
+
+    def goal(self, episode: Any) -> Hashable: ...
+
+    def episode_id(self, episode: Any) -> str: ...
+
+    def assist_prompt(self, episode: Any, observations: Sequence[Any], n_particles: int, style: str) -> str:
+        """The prompt after ``observations`` (paper Figs. 7 + 11 for ``full``)."""
+        ...
+
+    def parse_particles(self, text: object, episode: Any, n_particles: int | None) -> ParseResult: ...
+
+    def qa_prompt(self, row: Mapping[str, Any], style: str) -> str: ...
+
+    def qa_option_probs(self, row: Mapping[str, Any], reasoner: Reasoner) -> np.ndarray:
+        """Probability behind each option of a QA row after the reasoner saw the row's actions."""
+        ...

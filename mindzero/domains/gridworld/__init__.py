@@ -1,0 +1,142 @@
+"""GridWorld "Construction" (paper §5.1–5.2) as a domain: the first implementation of
+:class:`mindzero.domains.base.Domain`.
+
+Episodes come from :class:`EpisodeConfig` (generated layouts of a family, or the user's layout
+files); the simulated human is :class:`~mindzero.envs.gridworld.human.HumanModel` with the
+command's :class:`~mindzero.core.human.HumanParams`; the helper is
+:class:`~mindzero.envs.gridworld.helper.HelperPlanner`; exact inference is
+:class:`~mindzero.inference.gridworld.ExactGoalInference` over the 28 goal pairs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from mindzero.core.errors import UserError
+from mindzero.core.human import HumanParams
+from mindzero.core.parsing import ParseResult
+from mindzero.core.posterior import Posterior
+from mindzero.domains.base import SSRLTask
+from mindzero.domains.gridworld.hypotheses import parse_goal_particles
+from mindzero.domains.gridworld.qa import option_probs, qa_prompt
+from mindzero.domains.gridworld.ssrl import AssistTask, QATask, assist_prompt, object_names
+from mindzero.envs.gridworld.episodes import Episode, episodes_on_layouts, generate_episodes, load_layouts
+from mindzero.envs.gridworld.helper import HelperPlanner
+from mindzero.envs.gridworld.human import HumanModel, human_first_object
+from mindzero.envs.gridworld.world import Action, Goal, Observation, WorldState, goal_achieved, goal_pairs, step
+from mindzero.inference.base import Reasoner
+from mindzero.inference.gridworld import BASELINE_REASONERS, make_reasoner
+
+
+@dataclass
+class EpisodeConfig:
+    """Which GridWorld episodes a benchmark runs (paper: 20 per seed on U(0, 20)-obstacle layouts)."""
+
+    episodes: int = field(default=20, metadata={"help": "episodes per seed"})
+    episode_seed: int = field(default=0, metadata={"help": "seed of the episode generator"})
+    family: str | None = field(default=None, metadata={"help": "layout family; None = U(0,20) obstacles"})
+    layouts: str | None = field(default=None, metadata={"help": "layout file or folder of *.txt layouts"})
+    size: int = field(default=10, metadata={"help": "grid width and height of generated layouts"})
+    n_objects: int = field(default=8, metadata={"help": "objects per generated layout"})
+
+
+def episodes(config: EpisodeConfig) -> list[Episode]:
+    """The benchmark's episodes: on the user's layouts when given, else generated."""
+    if config.episodes < 1:
+        raise UserError(f"--episodes must be at least 1, got {config.episodes}")
+    if config.layouts:
+        return episodes_on_layouts(load_layouts(config.layouts), config.episodes, config.episode_seed)
+    if config.n_objects < 2:
+        raise UserError(f"--n-objects must be at least 2 (a goal is a pair of objects), got {config.n_objects}")
+    return generate_episodes(
+        config.episodes, config.episode_seed, config.family, n_objects=config.n_objects, size=config.size
+    )
+
+
+class GridWorldSimulator:
+    """One GridWorld episode: the human picks and places, the helper acts on a posterior."""
+
+    idle = Action.STAY
+
+    def __init__(self, episode: Episode, human: HumanParams) -> None:
+        self.episode = episode
+        self.goal = episode.goal
+        self.layout = episode.layout
+        self.human = HumanModel(episode.layout, **asdict(human))
+        self.helper = HelperPlanner(episode.layout)
+
+    def initial_state(self) -> WorldState:
+        return self.episode.initial_state()
+
+    def human_action(self, state: WorldState, rng: np.random.Generator) -> int:
+        return self.human.sample(state, self.goal, rng)
+
+    def helper_action(self, state: WorldState, posterior: Posterior, rng: np.random.Generator) -> int:
+        return self.helper.act(state, posterior, rng)
+
+    def observation(self, state: WorldState, human_action: int) -> Observation:
+        return Observation(state, human_action)
+
+    def step(self, state: WorldState, human_action: int, helper_action: int) -> WorldState:
+        return step(self.layout, state, human_action, helper_action)
+
+    def done(self, state: WorldState) -> bool:
+        return goal_achieved(state, self.goal, self.layout)
+
+    def ticks(self, state: WorldState) -> int:
+        return state.t
+
+    def teleport(self, state: WorldState, goal: Goal) -> WorldState:
+        """Move an empty-handed helper onto the object it would fetch for ``goal``."""
+        _, other = human_first_object(state, self.layout, goal)
+        if state.helper_carry >= 0 or not state.on_ground(other):
+            return state
+        return replace(state, helper=state.objects[other])
+
+
+class GridWorldDomain:
+    """GridWorld through the domain interface (see :mod:`mindzero.domains.base`)."""
+
+    name = "gridworld"
+    reasoners = BASELINE_REASONERS
+
+    def __init__(self) -> None:
+        self.tasks: Mapping[str, SSRLTask] = {"qa": QATask(), "assist": AssistTask()}
+
+    def reasoner(self, name: str, seed: int, human: HumanParams) -> Reasoner:
+        return make_reasoner(name, seed, human)
+
+    def simulator(self, episode: Episode, human: HumanParams) -> GridWorldSimulator:
+        return GridWorldSimulator(episode, human)
+
+    def hypotheses(self, episode: Episode) -> tuple[Hashable, ...]:
+        return tuple(goal_pairs(len(episode.layout.objects)))
+
+    def goal(self, episode: Episode) -> Goal:
+        return episode.goal
+
+    def episode_id(self, episode: Episode) -> str:
+        return episode.episode_id
+
+    def assist_prompt(self, episode: Episode, observations: Sequence[Observation], n_particles: int, style: str) -> str:
+        """The states are those before each observed action plus the human's move with the helper
+        standing still, as in the training rows; the next observation supersedes the last."""
+        states = [o.state for o in observations] or [episode.initial_state()]
+        actions = [o.human_action for o in observations]
+        if observations:
+            last = observations[-1]
+            states.append(step(episode.layout, last.state, last.human_action, Action.STAY))
+        return assist_prompt(episode.layout, states, actions, n_particles, style)
+
+    def parse_particles(self, text: object, episode: Episode, n_particles: int | None) -> ParseResult:
+        return parse_goal_particles(text, object_names(episode.layout), n_particles)
+
+    def qa_prompt(self, row: Mapping[str, Any], style: str) -> str:
+        return qa_prompt(row, style)  # type: ignore[arg-type]
+
+    def qa_option_probs(self, row: Mapping[str, Any], reasoner: Reasoner) -> np.ndarray:
+        return option_probs(row, reasoner)

@@ -1,0 +1,90 @@
+"""The SSRL reward of any domain's task as a TRL reward function (and veRL's ``compute_score``).
+
+A task supplies, per prompt, a :class:`~mindzero.domains.base.RewardContext`: log-likelihoods and
+log-priors over its hypothesis space and the parser of a completion. Scoring a completion is then
+a parse and paper Eq. 4 over its few particles (:func:`~mindzero.core.reward.ssrl_reward`); a
+completion that does not parse gets :func:`~mindzero.core.reward.failure_reward`, strictly below
+every valid one. Contexts are built once per distinct prompt of a call (GRPO repeats each prompt
+``num_generations`` times), from the dataset columns the task names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+from mindzero.core.human import HumanParams
+from mindzero.core.parsing import ParseResult, completion_text
+from mindzero.core.reward import RewardConfig, failure_reward, ssrl_reward
+from mindzero.domains import get_domain
+from mindzero.domains.base import RewardContext, SSRLTask
+
+
+def _freeze(value: Any) -> Hashable:
+    """A hashable copy of a dataset cell (lists, e.g. of actions or option goals, become tuples)."""
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value) if value and isinstance(value[0], list) else tuple(value)
+    return value
+
+
+class SSRLReward:
+    """``f(prompts, completions, **columns) -> list[float]`` for one task of a domain.
+
+    ``results`` holds the parse results of the last call, which the trainer reads for per-step and
+    per-group statistics."""
+
+    def __init__(
+        self, task: SSRLTask, human: HumanParams, config: RewardConfig = RewardConfig(), name: str = "ssrl"
+    ) -> None:
+        self.task = task
+        self.human = human
+        self.config = config
+        self.results: list[ParseResult] = []
+        self.__name__ = name
+
+    def context(self, row: Mapping[str, Any]) -> RewardContext:
+        return self.task.context(row, self.human)
+
+    def score_in(self, completion: object, context: RewardContext) -> float:
+        """Reward of one completion of the prompt whose context is given (nats)."""
+        result = context.parse(completion_text(completion))
+        self.results.append(result)
+        if not result.ok:
+            return failure_reward(context.logliks, context.logprior, self.config)
+        index, logliks, logprior = context.index, context.logliks, context.logprior
+        rows = [index[h] for h in result.hypotheses]
+        lls, lps = [logliks[r] for r in rows], [logprior[r] for r in rows]
+        return ssrl_reward(result.probs, lls, lps, self.config, result.entropy)
+
+    def score(self, completion: object, **row: Any) -> float:
+        """Reward of one completion given its row's columns."""
+        return self.score_in(completion, self.context(row))
+
+    def __call__(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Any) -> list[float]:
+        names = self.task.columns
+        cells = [columns[name] if name in columns else [None] * len(completions) for name in names]
+        contexts: dict[tuple, RewardContext] = {}
+        self.results = []
+        rewards = []
+        last, context = None, None
+        for completion, values in zip(completions, zip(*cells)):
+            if values != last:  # a GRPO group's rows are consecutive: compare before hashing
+                key = tuple(map(_freeze, values))
+                context = contexts.get(key)
+                if context is None:
+                    context = contexts[key] = self.context(dict(zip(names, values)))
+                last = values
+            rewards.append(self.score_in(completion, context))
+        return rewards
+
+
+def compute_score(data_source: str, solution_str: str, ground_truth=None, extra_info: dict | None = None) -> float:
+    """veRL/EasyR1 reward entry point: ``data_source`` is ``<domain>/<task>``; ``extra_info``
+    carries the row's columns (and may carry ``human``: a mapping of HumanParams fields)."""
+    domain_name, _, task_name = data_source.partition("/")
+    task = get_domain(domain_name).tasks.get(task_name)
+    if task is None:
+        raise ValueError(f"unknown data_source {data_source!r}; expected <domain>/<task>, e.g. gridworld/assist")
+    info = dict(extra_info or {})
+    human = HumanParams(**info.pop("human", {}))
+    return SSRLReward(task, human).score(solution_str, **info)

@@ -1,0 +1,150 @@
+"""The training base shared by SSRL (GRPO), format SFT and PBM training.
+
+Every trainer of the project is a transformers/TRL ``Trainer`` run into an output folder with the
+same habits, kept here once:
+
+- :class:`TrainConfig`: the fields every trainer has (``out``, ``resume``, ``seed``, ``data_seed``);
+  trainer configs extend it, and :func:`~mindzero.core.config.apply_preset` fills their ``None``s.
+- :func:`resume_checkpoint`: the ``checkpoint-N`` folder to continue from (a one-line error when
+  ``--resume`` finds none), and :func:`trim_log` so a resumed run re-logs only the steps after it.
+- :func:`require`: optional dependencies fail with the pip command that installs them.
+- :func:`use_cpu` / :func:`torch_dtype`: device and precision choice (bf16 only where it runs).
+- :func:`load_tokenizer`: pad token = EOS when the model has none.
+- :class:`JsonlLog`: a ``TrainerCallback`` appending one JSON line per logged step.
+- :func:`write_run_config` and :func:`save_final`: what a run records and leaves in ``OUT/final``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mindzero.core.errors import UserError
+from mindzero.core.results import atomic_write_text
+
+
+@dataclass
+class TrainConfig:
+    """Fields every trainer has; trainer configs add their own after these."""
+
+    out: str = field(default="runs/train", metadata={"help": "output folder: checkpoints, train_log.jsonl, final/"})
+    resume: bool = field(default=False, metadata={"help": "continue from the last checkpoint in --out"})
+    seed: int = field(default=0, metadata={"help": "training seed (sampling, shuffling, initialisation)"})
+    data_seed: int = field(default=0, metadata={"help": "seed of the generated training data"})
+
+
+def require(module: str, extra: str) -> Any:
+    """Import an optional dependency, or fail with the install command of the extra that has it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as err:
+        raise UserError(f'training needs {err.name}: pip install "mindzero[{extra}]"') from None
+
+
+def use_cpu() -> bool:
+    """Train on the CPU when no CUDA device is visible."""
+    import torch
+
+    return not torch.cuda.is_available()
+
+
+def torch_dtype(bf16: bool | None) -> Any:
+    """bfloat16 where asked for and a CUDA device runs it; float32 otherwise."""
+    import torch
+
+    return torch.bfloat16 if bf16 and torch.cuda.is_available() else torch.float32
+
+
+def checkpoints(out: Path) -> list[Path]:
+    """``checkpoint-N`` folders in ``out``, by increasing N."""
+    found = [p for p in Path(out).glob("checkpoint-*") if p.name.split("-")[-1].isdigit()]
+    return sorted(found, key=lambda p: int(p.name.split("-")[-1]))
+
+
+def resume_checkpoint(out: Path, resume: bool) -> Path | None:
+    """With ``resume``, the last checkpoint in ``out`` (a one-line error if there is none); else None."""
+    if not resume:
+        return None
+    found = checkpoints(out)
+    if not found:
+        raise UserError(f"--resume: no checkpoint-* folder in {out}; train without --resume first")
+    return found[-1]
+
+
+def checkpoint_step(checkpoint: Path | None) -> int:
+    """The optimizer step a checkpoint was saved at (0 for a fresh run)."""
+    if checkpoint is None:
+        return 0
+    return int(json.loads((checkpoint / "trainer_state.json").read_text())["global_step"])
+
+
+def trim_log(path: Path, step: int) -> None:
+    """Keep the log lines of steps ≤ ``step``: a resumed run re-logs the steps after its checkpoint."""
+    if not path.is_file():
+        return
+    kept = [line for line in path.read_text().splitlines() if line.strip() and json.loads(line)["step"] <= step]
+    atomic_write_text(path, "".join(f"{line}\n" for line in kept))
+
+
+def read_log(path: Path) -> list[dict]:
+    """The JSON lines of a training log (empty when there is none yet)."""
+    if not path.is_file():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def load_tokenizer(model_path: str | Path, padding_side: str | None = None) -> Any:
+    """The model's tokenizer, with EOS as the pad token when it has none."""
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(str(model_path))
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    if padding_side is not None:
+        tokenizer.padding_side = padding_side
+    return tokenizer
+
+
+def write_run_config(out: Path, name: str, config: Any, **extra: Any) -> None:
+    """Record the resolved config (plus e.g. the model path) as ``OUT/<name>.json``."""
+    record = {**dataclasses.asdict(config), **{k: str(v) if isinstance(v, Path) else v for k, v in extra.items()}}
+    atomic_write_text(Path(out) / f"{name}.json", json.dumps(record, indent=2) + "\n")
+
+
+def save_final(trainer: Any, tokenizer: Any, out: Path, model: Any = None) -> Path:
+    """Save the trained model and its tokenizer as an ordinary HF folder ``OUT/final``.
+
+    ``trainer.save_model`` gathers sharded weights (DeepSpeed ZeRO-3, FSDP) and writes on the main
+    process only; ``model`` (e.g. a LoRA adapter merged into its base) is saved as given instead."""
+    final = Path(out) / "final"
+    if model is None:
+        trainer.save_model(str(final))
+    elif trainer.is_world_process_zero():
+        model.save_pretrained(final)
+    if trainer.is_world_process_zero():
+        tokenizer.save_pretrained(final)
+    return final
+
+
+def jsonl_log(path: Path, row: Callable[[Any, dict], dict | None]) -> Any:
+    """A ``TrainerCallback`` appending ``row(state, logs)`` as one JSON line per logging step (on
+    the main process; ``row`` returns None to skip a step). NaN is written as null: strict JSON."""
+    from transformers import TrainerCallback
+
+    class JsonlLog(TrainerCallback):
+        def on_log(self, args, state, control, logs=None, **kwargs):  # noqa: ANN001 (transformers signature)
+            if not state.is_world_process_zero or not logs:
+                return
+            record = row(state, logs)
+            if record is None:
+                return
+            record = {k: None if isinstance(v, float) and v != v else v for k, v in record.items()}
+            with Path(path).open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(record) + "\n")
+
+    return JsonlLog()
