@@ -61,6 +61,8 @@ class TrainData:
 class SSRLTask(Protocol):
     """A trainable task of a domain: rows without mental-state labels, and how to score them."""
 
+    #: the benchmark that measures it: ``qa`` (two-option questions) or ``assist`` (particles)
+    kind: str
     #: dataset columns the reward reads, beside ``prompt`` (together they identify a prompt)
     columns: tuple[str, ...]
     #: completion token budget of small CPU models (a letter, one particle, ...)
@@ -72,12 +74,9 @@ class SSRLTask(Protocol):
 
     def context(self, row: Mapping[str, Any], human: HumanParams) -> RewardContext: ...
 
-
-class ParticleTask(SSRLTask, Protocol):
-    """A task whose completions are particle sets: it can also draw a valid set at random."""
-
     def random_completion(self, row: Mapping[str, Any], n_particles: int, rng: np.random.Generator) -> str:
-        """A well-formed completion whose hypotheses ignore the row's actions (format warm start)."""
+        """A well-formed completion that ignores the row's actions: the label-free format warm
+        start's target (random particles, a random letter)."""
         ...
 
 
@@ -117,6 +116,8 @@ class Domain(Protocol):
     tasks: Mapping[str, SSRLTask]
     #: reasoners that need no model (``llm`` is added by the inference layer)
     reasoners: tuple[str, ...]
+    #: how prompts may show an episode (``TrainData.prompt_style``, ``--prompt-style``)
+    prompt_styles: tuple[str, ...]
 
     def reasoner(self, name: str, seed: int, human: HumanParams) -> Reasoner: ...
 
@@ -125,6 +126,15 @@ class Domain(Protocol):
     def hypotheses(self, episode: Any) -> tuple[Hashable, ...]: ...
 
     def goal(self, episode: Any) -> Hashable: ...
+
+    def heldout_episodes(self, n: int, seed: int) -> list[Any]:
+        """``n`` evaluation episodes never used for training rows (unseen layouts)."""
+        ...
+
+    def heldout_questions(self, n: int, seed: int) -> list[dict]:
+        """About ``n`` two-option questions with gold ``answer`` from the test splits, for
+        evaluation only (labels never reach a trainer)."""
+        ...
 
     def episode_id(self, episode: Any) -> str: ...
 

@@ -1,4 +1,7 @@
-"""A tiny randomly initialised Llama with a real tokenizer and chat template, built offline.
+"""Small randomly initialised Llamas with a real tokenizer and chat template, built offline.
+
+:func:`build_scratch_model` is the ``cpu-tiny`` SSRL preset's starting point: a few million
+parameters and a tokenizer trained on the task's own prompts and answers.
 
 Tests of generation, scoring and training need a real transformers model but not a good one:
 this one builds in about a second, needs no hub access, and loads like any Hugging Face folder
@@ -8,6 +11,7 @@ this one builds in about a second, needs no hub access, and loads like any Huggi
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 CHAT_TEMPLATE = (
@@ -17,6 +21,10 @@ CHAT_TEMPLATE = (
     "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
 )
 """ChatML, the template of SmolLM2-Instruct, so prompts look like the real model's."""
+
+#: Words and numbers a scratch tokenizer keeps whole: letter runs that are not JSON keys (a key is
+#: followed by ``":``, possibly after digits as in ``object1``), decimals, signed integers.
+ATOMS = r'(?<![A-Za-z])[A-Za-z]+(?![A-Za-z])(?!\d*":)|\d+\.\d+|-?\d+(?!\d*":)'
 
 SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|pad|>"]
 
@@ -45,15 +53,56 @@ def build_tiny_model(
     text encodes; ``<|im_end|>`` is its end-of-sequence token, as in SmolLM2-Instruct. The same
     ``seed`` gives the same weights.
     """
+    return build_scratch_model(
+        path,
+        _CORPUS,
+        seed=seed,
+        vocab_size=vocab_size,
+        hidden_size=hidden_size,
+        intermediate_size=2 * hidden_size,
+        num_hidden_layers=num_hidden_layers,
+        num_attention_heads=2,
+        word_split=True,
+    )
+
+
+def build_scratch_model(
+    path: str | os.PathLike[str],
+    texts: Iterable[str],
+    *,
+    seed: int = 0,
+    vocab_size: int = 1024,
+    hidden_size: int = 128,
+    intermediate_size: int = 512,
+    num_hidden_layers: int = 4,
+    num_attention_heads: int = 4,
+    max_positions: int = 1024,
+    word_split: bool = False,
+) -> Path:
+    """Save a randomly initialised Llama and a byte-level BPE tokenizer trained on ``texts`` to
+    ``path`` (an ordinary HF folder with the ChatML template); return it.
+
+    Byte-level BPE encodes any text and decodes it back exactly. Unless ``word_split`` (GPT-2's
+    split into words and punctuation runs), the text is first cut into :data:`ATOMS` — value words
+    and numbers, each kept whole, so "purple" is the same token in a prompt and in an answer — and
+    the glue between them, whose recurring runs (``"},"object2":{"color":"``) merge into single
+    tokens: a goal particle is about 10 tokens. The same ``texts`` and ``seed`` give the same bytes.
+    """
     import torch
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import GenerationConfig, LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
 
     out = Path(path)
     out.mkdir(parents=True, exist_ok=True)
 
     bpe = Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    if word_split:
+        bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    else:  # value words and numbers stay whole; the glue between them merges into single tokens
+        atoms = pre_tokenizers.Split(Regex(ATOMS), behavior="isolated")
+        bpe.pre_tokenizer = pre_tokenizers.Sequence(
+            [atoms, pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)]
+        )
     bpe.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size,
@@ -61,7 +110,7 @@ def build_tiny_model(
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
         show_progress=False,
     )
-    bpe.train_from_iterator(_CORPUS, trainer=trainer)
+    bpe.train_from_iterator(texts, trainer=trainer)
     tokenizer = PreTrainedTokenizerFast(
         tokenizer_object=bpe,
         bos_token="<|im_start|>",
@@ -75,11 +124,11 @@ def build_tiny_model(
     config = LlamaConfig(
         vocab_size=len(tokenizer),
         hidden_size=hidden_size,
-        intermediate_size=2 * hidden_size,
+        intermediate_size=intermediate_size,
         num_hidden_layers=num_hidden_layers,
-        num_attention_heads=2,
-        num_key_value_heads=2,
-        max_position_embeddings=1024,
+        num_attention_heads=num_attention_heads,
+        num_key_value_heads=num_attention_heads,
+        max_position_embeddings=max_positions,
         bos_token_id=tokenizer.bos_token_id,
         eos_token_id=tokenizer.eos_token_id,
         pad_token_id=tokenizer.pad_token_id,

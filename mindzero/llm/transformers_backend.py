@@ -84,6 +84,25 @@ class TransformersBackend(Backend):
                 "give a folder saved with save_pretrained (config.json, weights, tokenizer)"
             ) from None
         self.model.to(self.device).eval()
+        self._finish_setup(active_params)
+
+    @classmethod
+    def from_model(
+        cls, model: Any, tokenizer: Any, *, batch_size: int = 8, name: str = "in-memory"
+    ) -> TransformersBackend:
+        """Wrap a model already in memory (e.g. one being trained) without copying it; the caller
+        keeps its train/eval mode and device."""
+        self = cls.__new__(cls)
+        self.name = name
+        self.model, self.tokenizer = model, tokenizer
+        self.device = str(model.device)
+        self.batch_size = batch_size
+        self.static_cache = False
+        self._finish_setup(None)
+        return self
+
+    def _finish_setup(self, active_params: int | None) -> None:
+        """End-of-sequence and pad ids, and the usage meter (FLOPs from the parameter count)."""
         eos = self.model.generation_config.eos_token_id
         if eos is None:
             eos = self.tokenizer.eos_token_id

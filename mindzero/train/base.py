@@ -19,13 +19,46 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mindzero.core.errors import UserError
 from mindzero.core.results import atomic_write_text
+from mindzero.llm.tiny import build_scratch_model
+
+#: ``--model`` value that starts from a randomly initialised model (:class:`ScratchSpec`) with a
+#: tokenizer trained on the task's own prompts and answers.
+SCRATCH = "scratch"
+#: What the chat template adds around messages: part of every scratch tokenizer's training text.
+CHAT_ROLES = ("user\n", "assistant\n", "system\n")
+
+
+@dataclass(frozen=True)
+class ScratchSpec:
+    """Size of a model trained from scratch (``--model scratch``): a Llama with tied embeddings."""
+
+    hidden: int = field(default=192, metadata={"help": "hidden size"})
+    layers: int = field(default=4, metadata={"help": "transformer blocks"})
+    heads: int = field(default=4, metadata={"help": "attention heads"})
+    vocab: int = field(default=1024, metadata={"help": "byte-level BPE vocabulary trained on the task's texts"})
+
+
+def build_scratch(folder: Path, texts: Iterable[str], spec: ScratchSpec, seed: int) -> Path:
+    """The scratch model and tokenizer in ``folder`` (built once; kept for resumed runs)."""
+    if not (Path(folder) / "config.json").is_file():
+        build_scratch_model(
+            folder,
+            texts,
+            seed=seed,
+            vocab_size=spec.vocab,
+            hidden_size=spec.hidden,
+            intermediate_size=4 * spec.hidden,
+            num_hidden_layers=spec.layers,
+            num_attention_heads=spec.heads,
+        )
+    return Path(folder)
 
 
 @dataclass

@@ -25,11 +25,15 @@ from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.results import atomic_write_text, write_jsonl
 from mindzero.domains import get_domain
-from mindzero.domains.base import ParticleTask, TrainData
+from mindzero.domains.base import SSRLTask, TrainData
 from mindzero.llm import TransformersBackend
 from mindzero.llm.models import resolve_model
 from mindzero.train.base import (
+    CHAT_ROLES,
+    SCRATCH,
+    ScratchSpec,
     TrainConfig,
+    build_scratch,
     load_tokenizer,
     require,
     resume_checkpoint,
@@ -44,13 +48,18 @@ class FormatSFTConfig(TrainConfig):
     """Options of ``mindzero train format-sft``."""
 
     out: str = field(default="runs/format-sft", metadata={"help": "output folder: checkpoints, train_log, final/"})
-    domain: str = field(default="gridworld", metadata={"help": "domain of the particle task"})
-    task: str = field(default="assist", metadata={"help": "the domain's particle task"})
-    model: str = field(default="smollm2-135m", metadata={"help": "model spec or folder to warm-start"})
+    domain: str = field(default="gridworld", metadata={"help": "domain of the task"})
+    task: str = field(default="assist", metadata={"help": "the domain's task (assist: particles; qa: a letter)"})
+    model: str = field(
+        default="smollm2-135m", metadata={"help": "model spec or folder to warm-start, or 'scratch' (see --scratch-*)"}
+    )
+    scratch: ScratchSpec = field(default_factory=ScratchSpec, metadata={"help": "size of a --model scratch"})
     train_episodes: int = field(default=60, metadata={"help": "unlabeled episodes to take prompts from"})
     every: int = field(default=2, metadata={"help": "keep every k-th timestep of each episode"})
     n_particles: int = field(default=1, metadata={"help": "particles per prompt (as in train ssrl)"})
-    prompt_style: str = field(default="compact", metadata={"help": "full (paper transcript) | compact (CPU)"})
+    prompt_style: str = field(
+        default="compact", metadata={"help": "full (paper transcript) | compact (CPU) | relative (scratch models)"}
+    )
     max_steps: int = field(default=40, metadata={"help": "optimizer steps"})
     batch_size: int = field(default=4, metadata={"help": "rows per optimizer step"})
     learning_rate: float = field(default=5e-5, metadata={"help": "AdamW learning rate"})
@@ -59,20 +68,22 @@ class FormatSFTConfig(TrainConfig):
     max_new_tokens: int = field(default=64, metadata={"help": "completion budget of the held-out check"})
 
 
-def particle_task(config: FormatSFTConfig) -> ParticleTask:
-    task = get_domain(config.domain).tasks.get(config.task)
-    if task is None or not hasattr(task, "random_completion"):
-        raise UserError(f"format-sft needs a particle task; {config.domain}/{config.task} is none")
-    return task  # type: ignore[return-value]
+def format_task(config: FormatSFTConfig) -> SSRLTask:
+    domain = get_domain(config.domain)
+    if config.task not in domain.tasks:
+        raise UserError(
+            f"unknown task {config.task!r} of domain {config.domain}; choose from {', '.join(domain.tasks)}"
+        )
+    if config.prompt_style not in domain.prompt_styles:
+        raise UserError(f"unknown prompt style {config.prompt_style!r}; use one of {', '.join(domain.prompt_styles)}")
+    return domain.tasks[config.task]
 
 
 def format_rows(config: FormatSFTConfig, episodes: int | None = None, data_seed: int | None = None) -> list[dict]:
     """Chat rows ``prompt`` → ``completion`` whose completions are random valid particle sets."""
     if config.n_particles < 1:
         raise UserError(f"--n-particles must be at least 1, got {config.n_particles}")
-    if config.prompt_style not in ("full", "compact"):
-        raise UserError(f"unknown prompt style {config.prompt_style!r}; use full or compact")
-    task = particle_task(config)
+    task = format_task(config)
     data = TrainData(
         episodes=config.train_episodes if episodes is None else episodes,
         seed=config.data_seed if data_seed is None else data_seed,
@@ -97,7 +108,7 @@ def format_rows(config: FormatSFTConfig, episodes: int | None = None, data_seed:
 
 def held_out_parse_rate(model_dir: Path, config: FormatSFTConfig) -> dict[str, Any]:
     """Greedy completions of ``eval_prompts`` prompts from unseen episodes: how many parse."""
-    task = particle_task(config)
+    task = format_task(config)
     rows = format_rows(config, episodes=max(1, config.eval_prompts), data_seed=config.data_seed + 1)
     rows = rows[:: max(1, len(rows) // config.eval_prompts)][: config.eval_prompts]
     backend = TransformersBackend(model_dir)
@@ -112,8 +123,9 @@ def held_out_parse_rate(model_dir: Path, config: FormatSFTConfig) -> dict[str, A
 
 def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
     """Run the SFT steps; returns a summary (steps, seconds, final model, held-out parse rate)."""
-    model_path = resolve_model(config.model)  # a wrong path fails here, before the slow imports
     out = Path(config.out)
+    scratch = config.model == SCRATCH
+    model_path = None if scratch else resolve_model(config.model)  # a wrong path fails before the slow imports
     checkpoint = resume_checkpoint(out, config.resume)
     trl = require("trl", "llm")
     import datasets
@@ -123,6 +135,9 @@ def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
     if not rows:
         raise UserError("no training rows; raise --train-episodes")
     out.mkdir(parents=True, exist_ok=True)
+    if scratch:
+        texts = [text for r in rows for text in (r["prompt"][0]["content"], r["completion"][0]["content"])]
+        model_path = build_scratch(out / "scratch", [*texts, *CHAT_ROLES], config.scratch, config.seed)
     write_run_config(out, "format_sft_config", config, model_path=model_path)
     tokenizer = load_tokenizer(model_path)
     args = trl.SFTConfig(

@@ -19,6 +19,7 @@ Every step appends one JSON line to ``OUT/train_log.jsonl`` (:func:`_step_row`).
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import time
@@ -36,8 +37,12 @@ from mindzero.core.reward import RewardConfig
 from mindzero.domains import get_domain
 from mindzero.domains.base import TrainData
 from mindzero.domains.reward import SSRLReward
+from mindzero.llm import TransformersBackend
 from mindzero.llm.models import resolve_model
+from mindzero.tasks.curves import assist_decisions, score_assist, score_qa
 from mindzero.train.base import (
+    SCRATCH,
+    ScratchSpec,
     TrainConfig,
     checkpoint_step,
     jsonl_log,
@@ -51,6 +56,7 @@ from mindzero.train.base import (
     use_cpu,
     write_run_config,
 )
+from mindzero.train.format_sft import FormatSFTConfig, train_format_sft
 
 #: The paper's Table 2 rows as reward switches.
 ABLATIONS: dict[str, RewardConfig] = {
@@ -79,6 +85,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "max_steps": 500,
         "train_episodes": 800,
         "save_steps": 50,
+        "eval_every": 50,
     },
     "cpu-small": {
         "model": "smollm2-135m",
@@ -98,6 +105,28 @@ PRESETS: dict[str, dict[str, Any]] = {
         "max_steps": 40,
         "train_episodes": 200,
         "save_steps": 10,
+        "eval_every": 10,
+    },
+    "cpu-tiny": {
+        "model": SCRATCH,
+        "prompt_style": "relative",
+        "learning_rate": 1e-4,
+        "beta": 0.0,
+        "weight_decay": 0.0,
+        "max_grad_norm": 1.0,
+        "bf16": False,
+        "num_generations": 8,
+        "prompts_per_step": 16,
+        "micro_batch": 0,
+        "max_completion_length": None,  # the task's completion_tokens
+        "temperature": 1.0,
+        "use_vllm": False,
+        "gradient_checkpointing": False,
+        "max_steps": 400,
+        "train_episodes": 3000,
+        "save_steps": 50,
+        "eval_every": 25,
+        "format_steps": 100,
     },
 }
 
@@ -144,6 +173,17 @@ class SSRLConfig(TrainConfig):
     lora_r: int = field(default=16, metadata={"help": "LoRA rank"})
     lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha"})
     save_steps: int | None = field(default=None, metadata={"help": "checkpoint every N steps"})
+    scratch: ScratchSpec = field(default_factory=ScratchSpec, metadata={"help": "size of a --model scratch"})
+    format_steps: int | None = field(
+        default=None,
+        metadata={"help": "--model scratch: label-free format warm start steps (random answers) before GRPO"},
+    )
+    eval_every: int | None = field(
+        default=None, metadata={"help": "held-out learning curve every N steps into OUT/curves.jsonl (0 = off)"}
+    )
+    eval_questions: int = field(default=300, metadata={"help": "qa: held-out questions of the learning curve"})
+    eval_episodes: int = field(default=12, metadata={"help": "assist: held-out episodes of the learning curve"})
+    eval_seed: int = field(default=12345, metadata={"help": "seed of the held-out curve's questions and episodes"})
 
 
 def resolve_config(config: SSRLConfig) -> SSRLConfig:
@@ -156,8 +196,11 @@ def resolve_config(config: SSRLConfig) -> SSRLConfig:
         raise UserError(f"unknown ablation {config.ablation!r}; choose from {', '.join(ABLATIONS)}")
     if config.max_completion_length is None:
         config = replace(config, max_completion_length=tasks[config.task].completion_tokens)
-    if config.prompt_style not in ("full", "compact"):
-        raise UserError(f"unknown prompt style {config.prompt_style!r}; use full or compact")
+    styles = get_domain(config.domain).prompt_styles
+    if config.prompt_style not in styles:
+        raise UserError(f"unknown prompt style {config.prompt_style!r}; use one of {', '.join(styles)}")
+    if config.model == SCRATCH and not config.format_steps:
+        raise UserError("--model scratch needs --format-steps > 0: a random model writes no answer GRPO can rank")
     if config.num_generations < 2:
         raise UserError("GRPO needs at least 2 rollouts per prompt (--num-generations)")
     if config.data is not None and not Path(config.data).is_file():
@@ -325,6 +368,84 @@ def grpo_args(config: SSRLConfig, out: Path) -> Any:
     )
 
 
+def format_warm_start(config: SSRLConfig) -> Path:
+    """For ``--model scratch``: a new model and tokenizer trained on the task's texts, then
+    ``format_steps`` of SFT on random well-formed answers (no labels), in ``OUT/format``; its
+    ``final`` folder starts GRPO (built once: a resumed run reuses it)."""
+    folder = Path(config.out) / "format"
+    if not (folder / "final" / "config.json").is_file():
+        train_format_sft(
+            FormatSFTConfig(
+                out=str(folder),
+                seed=config.seed,
+                data_seed=config.data_seed,
+                domain=config.domain,
+                task=config.task,
+                model=SCRATCH,
+                scratch=config.scratch,
+                train_episodes=config.train_episodes,
+                every=config.every,
+                n_particles=config.n_particles,
+                prompt_style=config.prompt_style,
+                max_steps=config.format_steps,
+                batch_size=16,
+                learning_rate=1e-3,
+                save_steps=config.format_steps,
+                eval_prompts=16,
+                max_new_tokens=config.max_completion_length,
+            )
+        )
+    return folder / "final"
+
+
+def curve_callbacks(config: SSRLConfig, out: Path, checkpoint: Path | None) -> list:
+    """The held-out learning curve (:mod:`mindzero.tasks.curves`) every ``eval_every`` steps and
+    before the first, appended to ``OUT/curves.jsonl`` (trimmed like the log on resume)."""
+    if not config.eval_every:
+        return []
+    from transformers import TrainerCallback
+
+    domain = get_domain(config.domain)
+    task = domain.tasks[config.task]
+    path = out / "curves.jsonl"
+    trim_log(path, checkpoint_step(checkpoint))
+    if task.kind == "qa":
+        heldout = domain.heldout_questions(config.eval_questions, config.eval_seed)
+    else:
+        episodes = domain.heldout_episodes(config.eval_episodes, config.eval_seed)
+        heldout = assist_decisions(domain, episodes, config.human, config.eval_seed)
+
+    def measure(model: Any, tokenizer: Any) -> dict:
+        backend = TransformersBackend.from_model(model, tokenizer, batch_size=64)
+        if task.kind == "qa":
+            return score_qa(domain, backend, heldout, config.prompt_style, config.max_completion_length)
+        return score_assist(
+            domain, backend, heldout, config.n_particles, config.prompt_style, config.max_completion_length
+        )
+
+    class HeldoutCurve(TrainerCallback):
+        def _write(self, state, model, tokenizer) -> None:  # noqa: ANN001
+            if not state.is_world_process_zero:
+                return
+            training = model.training
+            model.eval()
+            started = time.perf_counter()
+            row = {"step": state.global_step, **measure(model, tokenizer), "seconds": time.perf_counter() - started}
+            model.train(training)
+            with path.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(row) + "\n")
+
+        def on_train_begin(self, args, state, control, model=None, processing_class=None, **kwargs):  # noqa: ANN001
+            if state.global_step == 0:
+                self._write(state, model, processing_class)
+
+        def on_step_end(self, args, state, control, model=None, processing_class=None, **kwargs):  # noqa: ANN001
+            if state.global_step % config.eval_every == 0:
+                self._write(state, model, processing_class)
+
+    return [HeldoutCurve()]
+
+
 def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     """Run GRPO; returns a summary (steps, seconds, final model folder, last logged statistics)."""
     config = resolve_config(config)
@@ -334,7 +455,8 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
         require("vllm", "vllm")
     if config.lora:
         require("peft", "llm")
-    model_path = resolve_model(config.model)  # a wrong path fails here, before the slow imports
+    scratch = config.model == SCRATCH
+    model_path = None if scratch else resolve_model(config.model)  # a wrong path fails before the slow imports
     require("trl", "llm")
     import datasets
     from transformers import AutoModelForCausalLM
@@ -344,6 +466,8 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     rows = training_rows(config)
     if not rows:
         raise UserError("no training rows; raise --train-episodes")
+    if scratch:
+        model_path = format_warm_start(config)
     tokenizer = load_tokenizer(model_path, padding_side="left")
     model = AutoModelForCausalLM.from_pretrained(str(model_path), dtype=torch_dtype(config.bf16))
     peft_config = None
@@ -366,7 +490,7 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
         args=grpo_args(config, out),
         train_dataset=datasets.Dataset.from_list(rows),
         processing_class=tokenizer,
-        callbacks=[jsonl_log(log_path, _step_row(reward, started))],
+        callbacks=[jsonl_log(log_path, _step_row(reward, started)), *curve_callbacks(config, out, checkpoint)],
         peft_config=peft_config,
     )
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
@@ -380,4 +504,5 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
         "log": str(log_path),
         "last": log[-1] if log else {},
         "resumed_from": str(checkpoint) if checkpoint else None,
+        "curves": str(out / "curves.jsonl") if config.eval_every else None,
     }

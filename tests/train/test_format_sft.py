@@ -43,13 +43,20 @@ def test_targets_parse_on_their_scene_and_ignore_the_goal() -> None:
     assert [r["completion"] for r in other] != [r["completion"] for r in rows]
 
 
+def test_qa_targets_are_random_letters_whatever_the_answer() -> None:
+    rows = format_rows(FormatSFTConfig(train_episodes=20, task="qa", prompt_style="relative"))
+    letters = [r["completion"][0]["content"] for r in rows]
+    assert set(letters) == {"(a)", "(b)"} and 0.3 < letters.count("(a)") / len(letters) < 0.7
+    assert all(r["prompt"][0]["content"].startswith("q") for r in rows)  # relative prompts
+
+
 def test_bad_options_are_one_line_errors() -> None:
     with pytest.raises(UserError, match="n-particles"):
         format_rows(FormatSFTConfig(train_episodes=1, n_particles=0))
     with pytest.raises(UserError, match="prompt style"):
         train_format_sft(FormatSFTConfig(prompt_style="long"))
-    with pytest.raises(UserError, match="needs a particle task"):
-        format_rows(FormatSFTConfig(train_episodes=1, task="qa"))  # letters, not particle sets
+    with pytest.raises(UserError, match="unknown task"):
+        format_rows(FormatSFTConfig(train_episodes=1, task="chess-moves"))
     with pytest.raises(UserError, match="unknown domain"):
         format_rows(FormatSFTConfig(train_episodes=1, domain="chess"))
 

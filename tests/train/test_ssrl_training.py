@@ -145,7 +145,11 @@ def test_presets_fill_only_unset_options() -> None:
     assert cfg.prompts_per_step == 32 and cfg.bf16 and cfg.weight_decay == 1e-2 and cfg.max_grad_norm == 1.0
     small = resolve_config(SSRLConfig(task="assist"))
     assert small.model == "smollm2-135m" and small.prompt_style == "compact"
-    assert small.max_completion_length == 64 and set(PRESETS) == {"cpu-small", "gpu-paper"}
+    assert small.max_completion_length == 64 and set(PRESETS) == {"cpu-small", "cpu-tiny", "gpu-paper"}
+    tiny = resolve_config(SSRLConfig(preset="cpu-tiny", task="qa"))
+    assert tiny.model == "scratch" and tiny.prompt_style == "relative" and tiny.format_steps > 0
+    with pytest.raises(UserError, match="format-steps"):
+        resolve_config(SSRLConfig(preset="cpu-tiny", format_steps=0))
 
 
 @pytest.mark.parametrize(

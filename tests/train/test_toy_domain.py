@@ -56,8 +56,12 @@ class Episode:
 
 
 class GuessTask:
+    kind = "qa"
     columns = ("moves",)
     completion_tokens = 4
+
+    def random_completion(self, row, n_particles, rng):
+        return "left" if rng.random() < 0.5 else "right"
 
     def rows(self, data: TrainData) -> list[dict]:
         rng = np.random.default_rng(data.seed)
@@ -124,6 +128,7 @@ class ExactLine:
 class LineDomain:
     name = "line"
     reasoners = ("exact",)
+    prompt_styles = ("compact",)
     tasks = {"guess": GuessTask()}
 
     def reasoner(self, name, seed, human):
@@ -205,6 +210,7 @@ def test_one_grpo_step_in_another_domain(line_domain, tiny_model_dir, tmp_path) 
         prompts_per_step=2,
         num_generations=2,
         save_steps=1,
+        eval_every=0,
     )
     summary = train_ssrl(config)
     assert summary["steps"] == 1

@@ -22,14 +22,23 @@ from mindzero.core.parsing import ParseResult
 from mindzero.core.posterior import Posterior
 from mindzero.domains.base import SSRLTask
 from mindzero.domains.gridworld.hypotheses import parse_goal_particles
-from mindzero.domains.gridworld.qa import option_probs, qa_prompt
+from mindzero.domains.gridworld.qa import PROMPT_STYLES, TEST_SPLITS, build_split, option_probs, qa_prompt
 from mindzero.domains.gridworld.ssrl import AssistTask, QATask, assist_prompt, object_names
-from mindzero.envs.gridworld.episodes import Episode, episodes_on_layouts, generate_episodes, load_layouts
+from mindzero.envs.gridworld.episodes import (
+    Episode,
+    episodes_on_layouts,
+    generate_episode,
+    generate_episodes,
+    load_layouts,
+)
 from mindzero.envs.gridworld.helper import HelperPlanner
 from mindzero.envs.gridworld.human import HumanModel, human_first_object
 from mindzero.envs.gridworld.world import Action, Goal, Observation, WorldState, goal_achieved, goal_pairs, step
 from mindzero.inference.base import Reasoner
 from mindzero.inference.gridworld import BASELINE_REASONERS, make_reasoner
+
+#: Random stream of held-out evaluation episodes (training episodes draw from ``[seed, k]``).
+HELDOUT_STREAM = 7_000_001
 
 
 @dataclass
@@ -103,6 +112,7 @@ class GridWorldDomain:
 
     name = "gridworld"
     reasoners = BASELINE_REASONERS
+    prompt_styles = PROMPT_STYLES
 
     def __init__(self) -> None:
         self.tasks: Mapping[str, SSRLTask] = {"qa": QATask(), "assist": AssistTask()}
@@ -121,6 +131,19 @@ class GridWorldDomain:
 
     def episode_id(self, episode: Episode) -> str:
         return episode.episode_id
+
+    def heldout_episodes(self, n: int, seed: int) -> list[Episode]:
+        """Episodes on generated layouts from a random stream no training row draws from."""
+        return [
+            generate_episode(np.random.default_rng([seed, HELDOUT_STREAM, k]), episode_id=f"heldout{seed}-{k:04d}")
+            for k in range(n)
+        ]
+
+    def heldout_questions(self, n: int, seed: int) -> list[dict]:
+        """Questions of the three test splits (unseen layout, colour, shape), 3 per episode."""
+        episodes = max(1, n // 3)
+        per_split = [episodes // 3 + (i < episodes % 3) for i in range(3)]
+        return [row for split, k in zip(TEST_SPLITS, per_split) for row in build_split(split, k, seed, progress=False)]
 
     def assist_prompt(self, episode: Episode, observations: Sequence[Observation], n_particles: int, style: str) -> str:
         """The states are those before each observed action plus the human's move with the helper

@@ -173,14 +173,14 @@ def parse_goal_particles(
 
 
 def format_goal_particles(
-    goals: Sequence[tuple[int, int]], probs: Sequence[float], objects: Sequence[tuple[str, str]]
+    goals: Sequence[tuple[int, int]], probs: Sequence[float], objects: Sequence[tuple[str, str]], digits: int = 4
 ) -> str:
     """The JSON a model should write for these particles (inverse of :func:`parse_goal_particles`)."""
     particles = [
         GoalParticle(
             object1=Object(color=objects[i][0], shape=objects[i][1]),
             object2=Object(color=objects[j][0], shape=objects[j][1]),
-            p=round(float(p), 4),
+            p=round(float(p), digits),
         )
         for (i, j), p in zip(goals, probs)
     ]

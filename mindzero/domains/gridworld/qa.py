@@ -31,7 +31,7 @@ from mindzero.core.results import write_jsonl
 from mindzero.envs.gridworld.episodes import Episode, generate_episode, rollout_alone
 from mindzero.envs.gridworld.human import HumanModel, human_first_object
 from mindzero.envs.gridworld.layout import COLORS, SHAPES, parse_layout
-from mindzero.envs.gridworld.render import render_rgb, save_png, transcript
+from mindzero.envs.gridworld.render import path_window, relative_view, render_rgb, save_png, transcript
 from mindzero.envs.gridworld.world import ACTION_NAMES, Action, Observation, WorldState, step
 from mindzero.inference.base import Reasoner
 from mindzero.inference.gridworld import ExactGoalInference, role_joint
@@ -44,8 +44,9 @@ ANSWER_INSTRUCTION = "Answer with (a) or (b) only."
 #: The human whose episodes the questions are about and whose exact posterior labels them
 #: (noise-free, as the paper's data).
 DATA_HUMAN = HumanParams(epsilon=0.0)
-#: Distinct cells of the human's path shown by the compact QA prompt (the direction is what matters).
-COMPACT_PATH_CELLS = 8
+#: How prompts show an episode: the paper's transcript, short prose for SmolLM2-size models, or
+#: relative offsets for small models trained from scratch (see :func:`qa_prompt`).
+PROMPT_STYLES = ("full", "compact", "relative")
 
 
 @dataclass
@@ -250,19 +251,27 @@ def add_prompt(row: dict, image_dir: Path | None) -> None:
 
 
 def qa_prompt(row: dict, style: str = "full") -> str:
-    """The question's prompt: ``full`` = the stored paper Fig. 11 transcript prompt (rebuilt when
-    absent); ``compact`` = the human's last distinct cells, what it holds and the question (about
-    130 tokens with a chat template, so a 135 M model trains on 2 CPU cores)."""
+    """The question's prompt in one of :data:`PROMPT_STYLES`: ``full`` = the stored paper Fig. 11
+    transcript prompt (rebuilt when absent); ``compact`` = the human's last distinct cells, what
+    it holds and the question (about 130 tokens with a chat template, so a 135 M model trains on 2
+    CPU cores); ``relative`` = question type, holding flag and the offsets of the given object and
+    of each option from the human now and from where its recent path began (about 20 words: what
+    a small model trained from scratch learns in minutes)."""
     if style == "full":
         if "prompt" not in row:
             add_prompt(row, None)
         return row["prompt"]
-    if style != "compact":
-        raise UserError(f"unknown prompt style {style!r}; use 'full' or 'compact'")
+    if style not in PROMPT_STYLES:
+        raise UserError(f"unknown prompt style {style!r}; use one of {', '.join(PROMPT_STYLES)}")
     episode, states, actions = replay(row)
-    cells = [episode.layout.cell(s.human) for s in states]
-    path = [c for k, c in enumerate(cells) if k == 0 or c != cells[k - 1]][-COMPACT_PATH_CELLS:]
     now = states[-1]
+    if style == "relative":
+        given = row["given_object"]
+        options = [g[0] if g[1] == given else g[1] for g in row["choice_goals"]]
+        given_view, *option_views = relative_view(episode.layout, states, [given, *options])
+        hold = int(now.human_carry >= 0)
+        return f"q{row['question_type']} h{hold} g {given_view} a {option_views[0]} b {option_views[1]}"
+    path = path_window(episode.layout, states)
     holding = episode.layout.objects[now.human_carry].label if now.human_carry >= 0 else "nothing"
     walk = " ".join("({},{})".format(*c) for c in path)
     return f"Human's last moves: {walk}. Holding: {holding}.\n{row['question']}\n{ANSWER_INSTRUCTION}"

@@ -23,11 +23,11 @@ from mindzero.core.parsing import ParseResult, parse_option
 from mindzero.core.results import read_jsonl
 from mindzero.domains.base import RewardContext, TrainData
 from mindzero.domains.gridworld.hypotheses import format_goal_particles, parse_goal_particles, particles_schema
-from mindzero.domains.gridworld.qa import DATA_HUMAN, build_split, qa_prompt
+from mindzero.domains.gridworld.qa import DATA_HUMAN, PROMPT_STYLES, build_split, qa_prompt
 from mindzero.envs.gridworld.episodes import Episode, generate_episodes, rollout_alone
-from mindzero.envs.gridworld.human import HumanModel
+from mindzero.envs.gridworld.human import HumanModel, human_roles
 from mindzero.envs.gridworld.layout import Layout, parse_layout
-from mindzero.envs.gridworld.render import transcript
+from mindzero.envs.gridworld.render import relative_view, transcript
 from mindzero.envs.gridworld.world import ACTION_NAMES, Action, WorldState, goal_pairs, step
 
 #: Per-step probability floor (log ≈ −13.8): an action impossible under a goal costs a lot but
@@ -103,16 +103,29 @@ def compact_observation(layout: Layout, states: Sequence[WorldState], actions: S
     return f"Objects: {objects}.\nHuman path: {path}.\nHuman holds: {holding} (picks so far: {picks})."
 
 
+def relative_observation(layout: Layout, states: Sequence[WorldState], actions: Sequence[int]) -> str:
+    """For small models trained from scratch: holding flag, picks so far, then per object its
+    colour, shape, offsets (:func:`relative_view`) and where it is (g ground, h human, r helper)."""
+    now = states[-1]
+    where = ["h" if k == now.human_carry else "r" if k == now.helper_carry else "g" for k in range(len(layout.objects))]
+    views = relative_view(layout, states, range(len(layout.objects)))
+    objects = " ; ".join(f"{o.color} {o.shape} {v} {w}" for o, v, w in zip(layout.objects, views, where))
+    return f"h{int(now.human_carry >= 0)} p{sum(a == Action.PICK for a in actions)} | {objects}"
+
+
 def assist_prompt(
     layout: Layout, states: Sequence[WorldState], actions: Sequence[int], n_particles: int, style: str = "full"
 ) -> str:
-    """The assistance prompt: ``full`` = paper Figs. 7 + 11; ``compact`` = short, for CPU models."""
+    """The assistance prompt: ``full`` = paper Figs. 7 + 11; ``compact`` = short, for CPU models;
+    ``relative`` = offsets and the number of particles asked for, for models trained from scratch."""
+    if style == "relative":
+        return f"{relative_observation(layout, states, actions)} | n{n_particles}"
     if style == "full":
         body = transcript(layout, states, actions)
     elif style == "compact":
         body = "Two objects must end next to each other. " + compact_observation(layout, states, actions)
     else:
-        raise ValueError(f"unknown prompt style {style!r}; use 'full' or 'compact'")
+        raise UserError(f"unknown prompt style {style!r}; use one of {', '.join(PROMPT_STYLES)}")
     return f"{body}\n{particles_instruction(n_particles)}"
 
 
@@ -155,6 +168,7 @@ def _option_answer(text: object) -> ParseResult:
 class AssistTask:
     """Goal particles at a timestep of an unlabeled episode; reward = paper Eq. 4."""
 
+    kind = "assist"
     columns = ("layout", "actions", "n_particles")
     completion_tokens = 64  # one particle is about 45 tokens
 
@@ -185,23 +199,42 @@ class AssistTask:
             raise UserError(f"--n-particles {n_particles} exceeds the {len(goals)} goal pairs of a scene")
         picked = [goals[i] for i in rng.choice(len(goals), size=n_particles, replace=False)]
         picked = [(j, i) if rng.random() < 0.5 else (i, j) for i, j in picked]  # no object-order habit
-        return format_goal_particles(picked, rng.dirichlet(np.ones(n_particles)), objects)
+        return format_goal_particles(picked, rng.dirichlet(np.ones(n_particles)), objects, digits=2)
 
 
 class QATask:
-    """Answer (a) or (b); reward = log-likelihood of the actions under the goal the answer implies
-    (paper Fig. 6): the options are the hypotheses, with a flat prior."""
+    """Answer (a) or (b); reward = log-likelihood of the actions under the option (paper Fig. 6).
 
-    columns = ("layout", "actions", "choice_goals")
+    An option is the goal pair it completes *and* the question's premise: type 1 asks which object
+    the human picks given where it places it, type 2 where it places it given what it picks. Under
+    a goal pair the human model fixes which object is handled first (:func:`human_roles`), so an
+    option whose pair would have the roles the other way round contradicts the premise: its
+    likelihood is 0, here floored to ``STEP_PROB_FLOOR`` times the least likely option's, below
+    every option consistent with the premise. The options are the hypotheses, with a flat prior.
+    """
+
+    kind = "qa"
+    columns = ("layout", "actions", "choice_goals", "question_type", "given_object")
     completion_tokens = 8  # "(a)" needs 3 tokens
 
     def rows(self, data: TrainData) -> list[dict]:
         raw = read_jsonl(data.path) if data.path else build_split("train", data.episodes, data.seed)
-        keep = ("layout", "actions", "choice_goals", "id")
+        keep = ("id", *self.columns)
         return [{"prompt": qa_prompt(r, data.prompt_style), **{k: r[k] for k in keep}} for r in raw]
 
     def context(self, row: Mapping[str, Any], human: HumanParams) -> RewardContext:
-        logliks = goal_logliks(row["layout"], row["actions"], human)
+        logliks, state = _prefix_logliks(row["layout"], tuple(row["actions"]), human)
         index = _lookups(row["layout"])[1]
-        options = [float(logliks[index[min(g), max(g)]]) for g in row["choice_goals"]]
+        goals = [(min(g), max(g)) for g in row["choice_goals"]]
+        options = [float(logliks[index[g]]) for g in goals]
+        qtype, given = row.get("question_type"), row.get("given_object")
+        if qtype in (1, 2) and given is not None:
+            first, _ = human_roles(state, _layout(row["layout"]), np.array(goals))
+            consistent = (first != given) if qtype == 1 else (first == given)
+            floor = min(options) + math.log(STEP_PROB_FLOOR)
+            options = [ll if ok else floor for ll, ok in zip(options, consistent)]
         return RewardContext(options, (0.0,) * len(options), {0: 0, 1: 1}, _option_answer)
+
+    def random_completion(self, row: Mapping[str, Any], n_particles: int, rng: np.random.Generator) -> str:
+        """A letter drawn at random: the answer format, nothing about the question."""
+        return "(a)" if rng.random() < 0.5 else "(b)"

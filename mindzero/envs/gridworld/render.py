@@ -321,3 +321,25 @@ def transcript(
     if question is not None:
         lines += ["", question]
     return "\n".join(lines)
+
+
+#: Distinct cells of the human's recent path that text views show (the direction is what matters).
+PATH_WINDOW = 8
+
+
+def path_window(layout: Layout, states: Sequence[WorldState], window: int = PATH_WINDOW) -> list[tuple[int, int]]:
+    """The human's last ``window`` distinct consecutive cells, oldest first, as (x, y)."""
+    cells = [layout.cell(s.human) for s in states]
+    return [c for k, c in enumerate(cells) if k == 0 or c != cells[k - 1]][-window:]
+
+
+def relative_view(layout: Layout, states: Sequence[WorldState], objects: Sequence[int]) -> list[str]:
+    """Per object: ``dx dy dx0 dy0`` — its offset from the human's cell now and from the oldest
+    cell of :func:`path_window`. Where the human moves shows as the difference of the two, so a
+    model needs no arithmetic on absolute coordinates (a tiny model cannot learn it in minutes)."""
+    (x0, y0), (x, y) = path_window(layout, states)[0], layout.cell(states[-1].human)
+    out = []
+    for k in objects:
+        ox, oy = layout.cell(states[-1].objects[k])
+        out.append(f"{ox - x} {oy - y} {ox - x0} {oy - y0}")
+    return out
