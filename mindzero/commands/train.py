@@ -3,14 +3,28 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+
+import numpy as np
 
 from mindzero.commands.stories import step_accuracy_table
 from mindzero.core.config import add_dataclass_flags, config_from_args
+from mindzero.core.errors import UserError
 from mindzero.core.results import write_results
+from mindzero.domains import get_domain
+from mindzero.domains.gridworld import EpisodeConfig, episodes
+from mindzero.inference.llm import LLMReasoner, LLMSettings
+from mindzero.llm import load_backend
+from mindzero.report.plots import plot_ablation, plot_learning_curves
+from mindzero.report.tables import format_table
+from mindzero.tasks.assist import AssistSettings, run_assist
+from mindzero.train.base import checkpoints, read_log
 from mindzero.train.format_sft import FormatSFTConfig, train_format_sft
 from mindzero.train.pbm import PBMConfig, train_pbm
-from mindzero.train.ssrl import SSRLConfig, train_ssrl
+from mindzero.train.ssrl import ABLATIONS, SSRLConfig, train_ssrl
 
 
 def register(areas: argparse._SubParsersAction) -> None:
@@ -53,6 +67,17 @@ def register(areas: argparse._SubParsersAction) -> None:
     add_dataclass_flags(pbm, PBMConfig)
     pbm.set_defaults(func=cmd_pbm)
 
+    ablation = verbs.add_parser(
+        "ablation",
+        help="paper Table 2 at small scale: the SSRL reward's ablations, trained and evaluated on assistance",
+        description="For each --rows entry (none = full model, no-prior, single = one hypothesis, no-entropy) "
+        "and each --seeds seed: train ssrl --task assist with that reward, then run the assistance benchmark "
+        "with the trained model as the helper's reasoner. Writes OUT/<row>/seed<k>/ (training), "
+        "OUT/results.json + OUT/samples.jsonl (one row per row x seed x episode run) and OUT/ablation.png.",
+    )
+    add_dataclass_flags(ablation, AblationConfig)
+    ablation.set_defaults(func=cmd_ablation)
+
 
 def _num(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
@@ -72,6 +97,11 @@ def cmd_ssrl(args: argparse.Namespace) -> int:
         )
         print("last step: " + ", ".join(f"{k} {_num(last.get(k))}" for k in keys))
     print(f"model: {summary['final_model']}  log: {summary['log']}")
+    curves = read_log(Path(summary["curves"])) if summary["curves"] else []
+    if curves:
+        plot = plot_learning_curves(curves, Path(summary["curves"]).with_name("curves.png"), "SSRL held-out curve")
+        print("held-out curve: " + ", ".join(f"{k} {_num(v)}" for k, v in curves[-1].items() if k != "n"))
+        print(f"plot: {plot}")
     return 0
 
 
@@ -101,4 +131,87 @@ def cmd_pbm(args: argparse.Namespace) -> int:
         print(step_accuracy_table(summary["eval"]["step_accuracy"]))
         print(f"held-out results: {path}")
     print(f"model: {summary['final_model']}")
+    return 0
+
+
+@dataclass
+class AblationConfig:
+    """``mindzero train ablation``: rows x seeds of SSRL training, each evaluated on assistance."""
+
+    out: str = field(default="runs/ablation", metadata={"help": "output folder"})
+    preset: str = field(default="cpu-tiny", metadata={"help": "training preset of every row"})
+    rows: list[str] = field(
+        default_factory=lambda: list(ABLATIONS), metadata={"help": "reward ablations (paper Table 2 rows)"}
+    )
+    seeds: list[int] = field(default_factory=lambda: [0, 1, 2], metadata={"help": "training seeds per row"})
+    max_steps: int | None = field(default=None, metadata={"help": "GRPO steps per run (the same budget for all)"})
+    n_particles: int = field(default=8, metadata={"help": "particles per completion (the single row asks for 1)"})
+    episodes: int = field(default=20, metadata={"help": "assistance episodes per evaluation seed"})
+    eval_seeds: list[int] = field(default_factory=lambda: [10, 20, 30], metadata={"help": "assistance seeds"})
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.rows) - set(ABLATIONS))
+        if unknown or not self.rows:
+            raise UserError(f"--rows must name some of {', '.join(ABLATIONS)}; got {self.rows}")
+        if not self.seeds:
+            raise UserError("--seeds needs at least one training seed")
+
+
+def cmd_ablation(args: argparse.Namespace) -> int:
+    config = config_from_args(AblationConfig, args)
+    domain = get_domain("gridworld")
+    out = Path(config.out)
+    settings = AssistSettings(seeds=config.eval_seeds)
+    runs = episodes(EpisodeConfig(episodes=config.episodes))
+    table, samples, summary = [], [], {}
+    for row in config.rows:
+        n_particles = 1 if row == "single" else config.n_particles
+        per_seed = []
+        for seed in config.seeds:
+            folder = out / row / f"seed{seed}"
+            if not (folder / "final" / "config.json").is_file():  # a finished run is reused; a cut one resumed
+                train_ssrl(
+                    SSRLConfig(
+                        out=str(folder),
+                        preset=config.preset,
+                        task="assist",
+                        ablation=row,
+                        n_particles=n_particles,
+                        seed=seed,
+                        max_steps=config.max_steps,
+                        resume=bool(checkpoints(folder)),
+                    )
+                )
+            backend = load_backend(str(folder / "final"))
+            llm = LLMSettings(prompt_style="relative", n_particles=n_particles, max_new_tokens=16 * n_particles + 8)
+            metrics, rows, _ = run_assist(
+                domain, runs, settings, partial(LLMReasoner, domain, backend, llm), label=f"{row}/seed{seed}"
+            )
+            per_seed.append(metrics)
+            samples += [{"row": row, "train_seed": seed, **r} for r in rows]
+        speedups = [s["speedup"] for s in samples if s["row"] == row]
+        summary[row] = {
+            "speedup_mean": float(np.mean(speedups)),
+            "speedup_stderr": float(np.std(speedups, ddof=1) / np.sqrt(len(speedups))) if len(speedups) > 1 else 0.0,
+            "speedup_by_seed": [m["speedup_mean"] for m in per_seed],
+            "kl_to_exact_mean": float(np.mean([m["kl_to_exact_mean"] for m in per_seed])),
+            "true_goal_prob_mean": float(np.mean([m["true_goal_prob_mean"] for m in per_seed])),
+            "parse_failure_rate": float(np.mean([m["parse_failure_rate"] for m in per_seed])),
+            "tflops_per_decision": float(np.mean([m["tflops_per_decision"] or 0.0 for m in per_seed])),
+        }
+        m = summary[row]
+        table.append(
+            [
+                row,
+                f"{m['speedup_mean']:+.3f} ± {m['speedup_stderr']:.3f}",
+                f"{m['kl_to_exact_mean']:.2f}",
+                f"{m['true_goal_prob_mean']:.2f}",
+                f"{m['parse_failure_rate']:.2f}",
+                f"{m['tflops_per_decision']:.2g}",
+            ]
+        )
+    path = write_results(out, "gridworld/ablation", dataclasses.asdict(config), summary, samples)
+    plot = plot_ablation(summary, out / "ablation.png", "SSRL reward ablations (paper Table 2, small scale)")
+    print(format_table(["row", "speedup", "KL_exact", "p_true", "parse_fail", "TFLOPs/dec"], table))
+    print(f"results: {path}  plot: {plot}")
     return 0

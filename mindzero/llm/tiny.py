@@ -22,9 +22,10 @@ CHAT_TEMPLATE = (
 )
 """ChatML, the template of SmolLM2-Instruct, so prompts look like the real model's."""
 
-#: Words and numbers a scratch tokenizer keeps whole: letter runs that are not JSON keys (a key is
-#: followed by ``":``, possibly after digits as in ``object1``), decimals, signed integers.
-ATOMS = r'(?<![A-Za-z])[A-Za-z]+(?![A-Za-z])(?!\d*":)|\d+\.\d+|-?\d+(?!\d*":)'
+#: Words and numbers a scratch tokenizer keeps whole, each with the space before it if any: letter
+#: runs that are not JSON keys (a key is followed by ``":``, possibly after digits as in
+#: ``object1``), decimals, signed integers.
+ATOMS = r' ?(?<![A-Za-z])[A-Za-z]+(?![A-Za-z])(?!\d*":)| ?\d+\.\d+| ?-?\d+(?!\d*":)'
 
 SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|pad|>"]
 

@@ -75,3 +75,53 @@ def plot_scaling(metrics: dict, path: str | Path, title: str = "") -> Path:
     if title:
         fig.suptitle(title, fontsize=10)
     return save_figure(fig, path)
+
+
+def plot_learning_curves(rows: list[dict], path: str | Path, title: str = "") -> Path:
+    """The SSRL learning curve (``OUT/curves.jsonl``) against its reference lines.
+
+    QA rows: held-out accuracy with exact inference (1.0, it made the labels) and chance (0.5).
+    Assist rows: KL(exact ‖ model) with the uniform posterior's, and p(true goal) with exact's
+    and the uniform's."""
+    steps = [r["step"] for r in rows]
+    if "accuracy" in rows[0]:
+        panels = [("held-out QA accuracy", [("model", "accuracy")], [("exact inference", 1.0), ("chance", 0.5)])]
+    else:
+        last = rows[-1]
+        panels = [
+            ("KL(exact ‖ model), nats", [("model", "kl_to_exact")], [("uniform", last["uniform_kl_to_exact"])]),
+            (
+                "p(true goal)",
+                [("model", "true_goal_prob")],
+                [("exact inference", last["exact_true_goal_prob"]), ("uniform", last["uniform_true_goal_prob"])],
+            ),
+        ]
+    fig, axes = pyplot().subplots(1, len(panels), figsize=(5.2 * len(panels), 3.4), squeeze=False)
+    for ax, (label, series, references) in zip(axes[0], panels):
+        for name, key in series:
+            ax.plot(steps, [r[key] for r in rows], marker="o", ms=3, label=name)
+        for (name, value), style in zip(references, ("--", ":")):
+            ax.axhline(value, color="gray", linestyle=style, label=name)
+        ax.set_xlabel("GRPO step")
+        ax.set_ylabel(label)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return save_figure(fig, path)
+
+
+def plot_ablation(summary: dict[str, dict], path: str | Path, title: str = "") -> Path:
+    """Paper Table 2 as bars: assistance speedup (± stderr) and KL to exact inference per row."""
+    names = list(summary)
+    fig, (left, right) = pyplot().subplots(1, 2, figsize=(9, 3.2))
+    left.bar(names, [summary[n]["speedup_mean"] for n in names], yerr=[summary[n]["speedup_stderr"] for n in names])
+    left.set_ylabel("assistance speedup")
+    right.bar(names, [summary[n]["kl_to_exact_mean"] for n in names], color="tab:orange")
+    right.set_ylabel("KL(exact ‖ model), nats")
+    for ax in (left, right):
+        ax.grid(alpha=0.3, axis="y")
+        ax.tick_params(axis="x", labelsize=8)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return save_figure(fig, path)

@@ -39,8 +39,8 @@ CHAT_ROLES = ("user\n", "assistant\n", "system\n")
 class ScratchSpec:
     """Size of a model trained from scratch (``--model scratch``): a Llama with tied embeddings."""
 
-    hidden: int = field(default=192, metadata={"help": "hidden size"})
-    layers: int = field(default=4, metadata={"help": "transformer blocks"})
+    hidden: int = field(default=128, metadata={"help": "hidden size"})
+    layers: int = field(default=3, metadata={"help": "transformer blocks"})
     heads: int = field(default=4, metadata={"help": "attention heads"})
     vocab: int = field(default=1024, metadata={"help": "byte-level BPE vocabulary trained on the task's texts"})
 

@@ -110,23 +110,23 @@ PRESETS: dict[str, dict[str, Any]] = {
     "cpu-tiny": {
         "model": SCRATCH,
         "prompt_style": "relative",
-        "learning_rate": 1e-4,
+        "learning_rate": 3e-4,
         "beta": 0.0,
         "weight_decay": 0.0,
         "max_grad_norm": 1.0,
         "bf16": False,
         "num_generations": 8,
-        "prompts_per_step": 16,
+        "prompts_per_step": 32,
         "micro_batch": 0,
         "max_completion_length": None,  # the task's completion_tokens
         "temperature": 1.0,
         "use_vllm": False,
         "gradient_checkpointing": False,
-        "max_steps": 400,
+        "max_steps": 1000,
         "train_episodes": 3000,
         "save_steps": 50,
-        "eval_every": 25,
-        "format_steps": 100,
+        "eval_every": 50,
+        "format_steps": 200,
     },
 }
 
@@ -244,6 +244,7 @@ class StepStats:
     answer_entropies: list[float] = field(default_factory=list)
     groups: int = 0
     flat_groups: int = 0
+    seconds: float = 0.0  # wall time spent computing rewards
 
     def summary(self) -> dict[str, float]:
         n = len(self.rewards)
@@ -254,6 +255,7 @@ class StepStats:
             "answer_entropy": float(np.mean(self.answer_entropies)) if self.answer_entropies else math.nan,
             "frac_zero_variance_groups": self.flat_groups / self.groups if self.groups else math.nan,
             "completions": n,
+            "reward_seconds": self.seconds,
         }
 
 
@@ -274,8 +276,10 @@ class TrackedReward:
         self.__name__ = inner.__name__
 
     def __call__(self, prompts: list, completions: list, **kwargs: Any) -> list[float]:
+        started = time.perf_counter()
         rewards = self.inner(prompts, completions, **kwargs)
         stats = self.pending
+        stats.seconds += time.perf_counter() - started
         stats.rewards.extend(rewards)
         results = self.inner.results
         stats.failures += sum(not r.ok for r in results)

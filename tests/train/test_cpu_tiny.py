@@ -1,0 +1,105 @@
+"""The cpu-tiny preset: a scratch model with its own tokenizer, a label-free format warm start, GRPO
+and the held-out learning curve, end to end on a few rows."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("trl")
+
+from mindzero.domains import get_domain  # noqa: E402
+from mindzero.domains.base import TrainData  # noqa: E402
+from mindzero.llm import load_backend  # noqa: E402
+from mindzero.llm.tiny import build_scratch_model  # noqa: E402
+from mindzero.train.base import ScratchSpec  # noqa: E402
+from mindzero.train.ssrl import SSRLConfig, train_ssrl  # noqa: E402
+
+TINY = ScratchSpec(hidden=32, layers=1, heads=2, vocab=400)
+
+
+def _texts(task: str, style: str, seed: int, n_particles: int = 8) -> list[str]:
+    domain = get_domain("gridworld")
+    rows = domain.tasks[task].rows(TrainData(episodes=6, seed=seed, every=3, n_particles=n_particles, prompt_style=style))
+    rng = np.random.default_rng(seed)
+    return [t for r in rows for t in (r["prompt"], domain.tasks[task].random_completion(r, n_particles, rng))]
+
+
+def test_scratch_tokenizer_round_trips_every_generated_text(tmp_path: Path) -> None:
+    from transformers import AutoTokenizer
+
+    build_scratch_model(tmp_path / "m", _texts("assist", "relative", 0) + _texts("qa", "relative", 0), vocab_size=600)
+    tokenizer = AutoTokenizer.from_pretrained(tmp_path / "m")
+    unseen = [t for task in ("qa", "assist") for style in ("relative", "compact") for t in _texts(task, style, 7)]
+    for text in unseen:  # other episodes, and a prompt style the tokenizer was not trained on
+        assert tokenizer.decode(tokenizer(text).input_ids) == text
+    particle = _texts("assist", "relative", 3, n_particles=1)[1]
+    assert len(tokenizer(particle).input_ids) <= 14  # colours and shapes whole, the JSON glue merged
+    assert "purple" in tokenizer.convert_ids_to_tokens(tokenizer('"color":"purple"').input_ids)
+
+
+def test_cpu_tiny_qa_end_to_end(tmp_path: Path) -> None:
+    out = tmp_path / "tiny"
+    started = time.perf_counter()
+    summary = train_ssrl(
+        SSRLConfig(
+            preset="cpu-tiny",
+            task="qa",
+            out=str(out),
+            scratch=TINY,
+            train_episodes=4,
+            format_steps=2,
+            max_steps=2,
+            prompts_per_step=2,
+            num_generations=2,
+            eval_every=1,
+            eval_questions=6,
+        )
+    )
+    assert time.perf_counter() - started < 120
+    assert summary["steps"] == 2
+    curve = [json.loads(line) for line in (out / "curves.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in curve] == [0, 1, 2]
+    assert all(0.0 <= r["accuracy"] <= 1.0 and r["n"] == 6 for r in curve)
+    assert (out / "format" / "scratch" / "tokenizer.json").is_file()  # the model's own tokenizer
+    backend = load_backend(summary["final_model"])  # an ordinary HF folder
+    assert backend.model.num_parameters() < 200_000
+    # Resume continues after the last checkpoint and reuses the scratch model and warm start.
+    again = train_ssrl(
+        SSRLConfig(
+            preset="cpu-tiny", task="qa", out=str(out), scratch=TINY, train_episodes=4, format_steps=2,
+            max_steps=3, prompts_per_step=2, num_generations=2, eval_every=1, eval_questions=6, resume=True,
+        )
+    )  # fmt: skip
+    assert again["steps"] == 3
+    curve = [json.loads(line) for line in (out / "curves.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in curve] == [0, 1, 2, 3]
+
+
+def test_cpu_tiny_assist_curve_compares_with_exact(tmp_path: Path) -> None:
+    out = tmp_path / "assist"
+    train_ssrl(
+        SSRLConfig(
+            preset="cpu-tiny",
+            task="assist",
+            n_particles=2,
+            out=str(out),
+            scratch=TINY,
+            train_episodes=2,
+            every=6,
+            format_steps=2,
+            max_steps=1,
+            prompts_per_step=2,
+            num_generations=2,
+            max_completion_length=24,
+            eval_every=1,
+            eval_episodes=1,
+        )
+    )
+    row = json.loads((out / "curves.jsonl").read_text().splitlines()[-1])
+    assert 0.0 <= row["parse_failure_rate"] <= 1.0 and row["decisions"] > 0
+    assert row["uniform_kl_to_exact"] > 0 and row["exact_true_goal_prob"] > row["uniform_true_goal_prob"]
