@@ -50,7 +50,9 @@ def main() -> None:
     results = {name: measure(args.out / name.split(" (")[0].replace(" ", "-"), **opts) for name, opts in runs.items()}
     print(f"{'run':<32}{'s/step':>9}{'steps/s':>9}{'tokens/s':>10}{'reward share':>14}")
     for name, r in results.items():
-        print(f"{name:<32}{r['step_s']:>9.2f}{r['steps_per_s']:>9.3f}{r['tokens_per_s']:>10.0f}{r['reward_share']:>13.1%}")
+        print(
+            f"{name:<32}{r['step_s']:>9.2f}{r['steps_per_s']:>9.3f}{r['tokens_per_s']:>10.0f}{r['reward_share']:>13.1%}"
+        )
 
 
 if __name__ == "__main__":

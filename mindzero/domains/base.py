@@ -67,6 +67,9 @@ class SSRLTask(Protocol):
     columns: tuple[str, ...]
     #: completion token budget of small CPU models (a letter, one particle, ...)
     completion_tokens: int
+    #: tokens of a completion that carry its choice (e.g. the letter): the format warm start
+    #: leaves them out of its loss, so it teaches the answer's form and never biases the choice
+    choice_tokens: tuple[str, ...]
 
     def rows(self, data: TrainData) -> list[dict]:
         """Rows with a text ``prompt`` and the :attr:`columns`; never a goal label the reward reads."""

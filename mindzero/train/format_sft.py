@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,9 +92,13 @@ def format_rows(config: FormatSFTConfig, episodes: int | None = None, data_seed:
         n_particles=config.n_particles,
         prompt_style=config.prompt_style,
     )
-    rng = np.random.default_rng(config.seed)
     rows = []
     for row in task.rows(data):
+        # Seeded by the prompt: the same prompt always gets the same random answer, so fitting the
+        # targets keeps the model reading its prompt. Targets drawn independently of the prompt
+        # teach it to ignore the prompt (measured: a scratch model's answers became exactly
+        # input-independent), and GRPO then has no gradient left to make them depend on it.
+        rng = np.random.default_rng([config.seed, zlib.crc32(row["prompt"].encode())])
         target = task.random_completion(row, config.n_particles, rng)
         columns = {k: row[k] for k in task.columns}
         rows.append(
@@ -121,6 +126,44 @@ def held_out_parse_rate(model_dir: Path, config: FormatSFTConfig) -> dict[str, A
     }
 
 
+def tokenized(row: dict, tokenizer: Any) -> dict:
+    """``input_ids`` of prompt (chat template, assistant turn opened) + completion + end of turn,
+    and the ``completion_mask`` of the completion's tokens (the loss is on those)."""
+    chat = tokenizer.apply_chat_template(row["prompt"], add_generation_prompt=True, tokenize=True, return_dict=True)
+    prompt = list(chat["input_ids"])
+    completion = tokenizer(row["completion"][0]["content"] + tokenizer.eos_token, add_special_tokens=False).input_ids
+    return {"input_ids": prompt + completion, "completion_mask": [0] * len(prompt) + [1] * len(completion)}
+
+
+def own_choices(
+    model: Any, tokenizer: Any, items: list[dict], choice_tokens: tuple[str, ...], batch: int = 256
+) -> None:
+    """Replace each choice token of the targets by the one the untrained model itself prefers there.
+
+    A random letter as the target pushes the letter's dependence on the prompt to zero (measured on
+    a scratch model: its answers became exactly input-independent after 200 steps), and GRPO then
+    has no gradient left to make them depend on it. The random model's own preference is a random
+    function of the prompt that its architecture computes: fitting it keeps, and sharpens, the
+    answer's dependence on the prompt — still without a label."""
+    import torch
+
+    ids = [tokenizer.convert_tokens_to_ids(tokenizer.tokenize(t))[0] for t in choice_tokens]
+    positions = [
+        [k for k, t in enumerate(item["input_ids"]) if t in ids and item["completion_mask"][k]] for item in items
+    ]
+    with torch.inference_mode():
+        for lo in range(0, len(items), batch):
+            chunk = items[lo : lo + batch]
+            width = max(len(x["input_ids"]) for x in chunk)
+            pad = tokenizer.pad_token_id
+            input_ids = torch.tensor([x["input_ids"] + [pad] * (width - len(x["input_ids"])) for x in chunk])
+            mask = torch.tensor([[1] * len(x["input_ids"]) + [0] * (width - len(x["input_ids"])) for x in chunk])
+            logits = model(input_ids=input_ids, attention_mask=mask).logits[:, :, ids]
+            for item, where, scores in zip(chunk, positions[lo : lo + batch], logits):
+                for k in where:
+                    item["input_ids"][k] = ids[int(scores[k - 1].argmax())]
+
+
 def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
     """Run the SFT steps; returns a summary (steps, seconds, final model, held-out parse rate)."""
     out = Path(config.out)
@@ -134,6 +177,7 @@ def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
     rows = format_rows(config)
     if not rows:
         raise UserError("no training rows; raise --train-episodes")
+    task = format_task(config)
     out.mkdir(parents=True, exist_ok=True)
     if scratch:
         texts = [text for r in rows for text in (r["prompt"][0]["content"], r["completion"][0]["content"])]
@@ -156,10 +200,14 @@ def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
         activation_checkpointing=False,  # TRL's default trades compute for memory a 135 M model does not need
     )
     started = time.perf_counter()
+    model = AutoModelForCausalLM.from_pretrained(str(model_path))
+    items = [tokenized(r, tokenizer) for r in rows]
+    if scratch and task.choice_tokens:
+        own_choices(model, tokenizer, items, task.choice_tokens)
     trainer = trl.SFTTrainer(
-        model=AutoModelForCausalLM.from_pretrained(str(model_path)),
+        model=model,
         args=args,
-        train_dataset=datasets.Dataset.from_list([{k: r[k] for k in ("prompt", "completion")} for r in rows]),
+        train_dataset=datasets.Dataset.from_list(items),
         processing_class=tokenizer,
     )
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)

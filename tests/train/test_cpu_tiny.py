@@ -24,7 +24,9 @@ TINY = ScratchSpec(hidden=32, layers=1, heads=2, vocab=400)
 
 def _texts(task: str, style: str, seed: int, n_particles: int = 8) -> list[str]:
     domain = get_domain("gridworld")
-    rows = domain.tasks[task].rows(TrainData(episodes=6, seed=seed, every=3, n_particles=n_particles, prompt_style=style))
+    rows = domain.tasks[task].rows(
+        TrainData(episodes=6, seed=seed, every=3, n_particles=n_particles, prompt_style=style)
+    )
     rng = np.random.default_rng(seed)
     return [t for r in rows for t in (r["prompt"], domain.tasks[task].random_completion(r, n_particles, rng))]
 
@@ -103,3 +105,36 @@ def test_cpu_tiny_assist_curve_compares_with_exact(tmp_path: Path) -> None:
     row = json.loads((out / "curves.jsonl").read_text().splitlines()[-1])
     assert 0.0 <= row["parse_failure_rate"] <= 1.0 and row["decisions"] > 0
     assert row["uniform_kl_to_exact"] > 0 and row["exact_true_goal_prob"] > row["uniform_true_goal_prob"]
+
+
+def test_warm_start_keeps_the_answer_a_function_of_the_prompt(tmp_path: Path) -> None:
+    """The QA warm start fits the untrained model's own letter choices (label-free): afterwards the
+    letter still depends on the prompt, where random letters would make it a constant."""
+    from mindzero.inference.llm import LLMQAAnswerer, LLMSettings
+    from mindzero.tasks.qa import evaluate_qa_llm
+    from mindzero.train.format_sft import FormatSFTConfig, train_format_sft
+
+    summary = train_format_sft(
+        FormatSFTConfig(
+            model="scratch",
+            task="qa",
+            prompt_style="relative",
+            out=str(tmp_path / "fmt"),
+            train_episodes=60,
+            max_steps=60,
+            batch_size=16,
+            learning_rate=1e-3,
+            save_steps=60,
+            eval_prompts=8,
+            max_new_tokens=4,
+        )
+    )
+    assert summary["held_out"]["parse_failure_rate"] == 0.0  # the form is learned
+    domain = get_domain("gridworld")
+    rows = domain.heldout_questions(60, 5)
+    answerer = LLMQAAnswerer(
+        domain, load_backend(summary["final_model"]), "score", LLMSettings(prompt_style="relative")
+    )
+    _, samples = evaluate_qa_llm(rows, answerer)
+    margins = np.array([s["scores"][0] - s["scores"][1] for s in samples])
+    assert margins.std() > 0.1 and 0 < (margins > 0).mean() < 1  # both letters, chosen by prompt

@@ -25,9 +25,7 @@ def _permute(rows: list[dict], keys: tuple[str, ...], seed: int) -> list[dict]:
 
 @pytest.mark.parametrize("style", ["compact", "relative"])
 def test_assist_batches_ignore_the_true_goal(monkeypatch, style) -> None:
-    config = resolve_config(
-        SSRLConfig(task="assist", train_episodes=6, every=3, n_particles=8, prompt_style=style)
-    )
+    config = resolve_config(SSRLConfig(task="assist", train_episodes=6, every=3, n_particles=8, prompt_style=style))
     original = gridworld_ssrl.assist_rows
     generated = original(gridworld_ssrl.TrainData(episodes=6, seed=0, every=3, n_particles=8, prompt_style=style))
     assert len({tuple(r["goal"]) for r in generated}) > 1  # there are labels to permute

@@ -169,6 +169,7 @@ class AssistTask:
     """Goal particles at a timestep of an unlabeled episode; reward = paper Eq. 4."""
 
     kind = "assist"
+    choice_tokens: tuple[str, ...] = ()  # the warm start's random particles teach copying scene objects
     columns = ("layout", "actions", "n_particles")
     completion_tokens = 64  # one particle is about 45 tokens
 
@@ -214,6 +215,7 @@ class QATask:
     """
 
     kind = "qa"
+    choice_tokens = ("a", "b")  # the letter is the answer; the warm start teaches only "(", ")"
     columns = ("layout", "actions", "choice_goals", "question_type", "given_object")
     completion_tokens = 8  # "(a)" needs 3 tokens
 
