@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -20,7 +21,7 @@ from mindzero.inference.llm import LLMReasoner, LLMSettings
 from mindzero.llm import load_backend
 from mindzero.report.plots import plot_ablation, plot_learning_curves
 from mindzero.report.tables import format_table
-from mindzero.tasks.assist import AssistSettings, run_assist
+from mindzero.tasks.assist import AssistSettings, run_assist, stderr
 from mindzero.train.base import checkpoints, read_log
 from mindzero.train.format_sft import FormatSFTConfig, train_format_sft
 from mindzero.train.pbm import PBMConfig, train_pbm
@@ -182,8 +183,13 @@ def cmd_ablation(args: argparse.Namespace) -> int:
                         resume=bool(checkpoints(folder)),
                     )
                 )
+            trained = json.loads((folder / "ssrl_config.json").read_text())  # decode as the model was trained
             backend = load_backend(str(folder / "final"))
-            llm = LLMSettings(prompt_style="relative", n_particles=n_particles, max_new_tokens=16 * n_particles + 8)
+            llm = LLMSettings(
+                prompt_style=trained["prompt_style"],
+                n_particles=n_particles,
+                max_new_tokens=trained["max_completion_length"],
+            )
             metrics, rows, _ = run_assist(
                 domain, runs, settings, partial(LLMReasoner, domain, backend, llm), label=f"{row}/seed{seed}"
             )
@@ -192,7 +198,7 @@ def cmd_ablation(args: argparse.Namespace) -> int:
         speedups = [s["speedup"] for s in samples if s["row"] == row]
         summary[row] = {
             "speedup_mean": float(np.mean(speedups)),
-            "speedup_stderr": float(np.std(speedups, ddof=1) / np.sqrt(len(speedups))) if len(speedups) > 1 else 0.0,
+            "speedup_stderr": stderr(speedups),
             "speedup_by_seed": [m["speedup_mean"] for m in per_seed],
             "kl_to_exact_mean": float(np.mean([m["kl_to_exact_mean"] for m in per_seed])),
             "true_goal_prob_mean": float(np.mean([m["true_goal_prob_mean"] for m in per_seed])),

@@ -130,6 +130,12 @@ def progress_curve(runs: list[EpisodeRun]) -> list[float | None]:
     return [float(s / c) if c else None for s, c in zip(sums, counts)]
 
 
+def stderr(values) -> float:
+    """Standard error of the mean (0 for a single value)."""
+    values = np.asarray(values, dtype=np.float64)
+    return float(values.std(ddof=1) / np.sqrt(len(values))) if len(values) > 1 else 0.0
+
+
 def run_assist(
     domain: Domain,
     episodes: Iterable[object],
@@ -174,7 +180,7 @@ def run_assist(
     speedups = np.array([s["speedup"] for s in samples])
     metrics = {
         "speedup_mean": float(speedups.mean()),
-        "speedup_stderr": float(speedups.std(ddof=1) / np.sqrt(len(speedups))) if len(speedups) > 1 else 0.0,
+        "speedup_stderr": stderr(speedups),
         "success_rate": float(np.mean([s["success"] for s in samples])),
         "success_rate_alone": float(np.mean([s["success_alone"] for s in samples])),
         "t_alone_mean": float(np.mean([s["t_alone"] for s in samples])),

@@ -165,8 +165,8 @@ def save_final(trainer: Any, tokenizer: Any, out: Path, model: Any = None) -> Pa
 
 
 def jsonl_log(path: Path, row: Callable[[Any, dict], dict | None]) -> Any:
-    """A ``TrainerCallback`` appending ``row(state, logs)`` as one JSON line per logging step (on
-    the main process; ``row`` returns None to skip a step). NaN is written as null: strict JSON."""
+    """A ``TrainerCallback`` appending ``row(state, logs)`` with :func:`append_jsonl` per logging
+    step (on the main process; ``row`` returns None to skip a step)."""
     from transformers import TrainerCallback
 
     class JsonlLog(TrainerCallback):
@@ -176,8 +176,13 @@ def jsonl_log(path: Path, row: Callable[[Any, dict], dict | None]) -> Any:
             record = row(state, logs)
             if record is None:
                 return
-            record = {k: None if isinstance(v, float) and v != v else v for k, v in record.items()}
-            with Path(path).open("a", encoding="utf-8") as fh:
-                fh.write(json.dumps(record) + "\n")
+            append_jsonl(path, record)
 
     return JsonlLog()
+
+
+def append_jsonl(path: Path, record: dict) -> None:
+    """Append ``record`` as one JSON line (NaN written as null: strict JSON) to a training log."""
+    record = {k: None if isinstance(v, float) and v != v else v for k, v in record.items()}
+    with Path(path).open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps(record) + "\n")

@@ -6,7 +6,10 @@ assist`` gets the same failure reward and training has no signal. This warm star
 answer *format* and nothing about goals: each target is a particle set over the scene's own
 objects whose pairs and probabilities are drawn at random, independently of the observed actions
 (so, like the SSRL reward, it reads no goal label). Then continue with
-``mindzero train ssrl --task assist --model OUT/final``.
+``mindzero train ssrl --task assist --model OUT/final``. Any task with ``random_completion`` works
+(QA: a random letter); ``--model scratch`` first builds a model and tokenizer from the task's texts
+(the ``cpu-tiny`` preset's start), and then a choice token's target is the untrained model's own
+preference (:func:`own_choices`).
 
 Training uses TRL's ``SFTTrainer`` on prompt/completion chat rows (loss on the completion only).
 """
@@ -81,7 +84,8 @@ def format_task(config: FormatSFTConfig) -> SSRLTask:
 
 
 def format_rows(config: FormatSFTConfig, episodes: int | None = None, data_seed: int | None = None) -> list[dict]:
-    """Chat rows ``prompt`` → ``completion`` whose completions are random valid particle sets."""
+    """Chat rows ``prompt`` → ``completion`` whose completions are random well-formed answers
+    (particle sets, letters) that ignore the actions."""
     if config.n_particles < 1:
         raise UserError(f"--n-particles must be at least 1, got {config.n_particles}")
     task = format_task(config)
@@ -94,10 +98,9 @@ def format_rows(config: FormatSFTConfig, episodes: int | None = None, data_seed:
     )
     rows = []
     for row in task.rows(data):
-        # Seeded by the prompt: the same prompt always gets the same random answer, so fitting the
-        # targets keeps the model reading its prompt. Targets drawn independently of the prompt
-        # teach it to ignore the prompt (measured: a scratch model's answers became exactly
-        # input-independent), and GRPO then has no gradient left to make them depend on it.
+        # Seeded by the prompt: a prompt's target does not depend on the rows drawn before it. (It
+        # does not keep a scratch model reading its prompt: letters hashed from the prompt left its
+        # answers input-independent too; :func:`own_choices` is what does.)
         rng = np.random.default_rng([config.seed, zlib.crc32(row["prompt"].encode())])
         target = task.random_completion(row, config.n_particles, rng)
         columns = {k: row[k] for k in task.columns}

@@ -24,7 +24,6 @@ Every step appends one JSON line to ``OUT/train_log.jsonl`` (:func:`_step_row`).
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import time
@@ -38,6 +37,7 @@ import numpy as np
 from mindzero.core.config import apply_preset
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
+from mindzero.core.parsing import ParseCounter
 from mindzero.core.reward import RewardConfig
 from mindzero.domains import get_domain
 from mindzero.domains.base import TrainData
@@ -49,6 +49,7 @@ from mindzero.train.base import (
     SCRATCH,
     ScratchSpec,
     TrainConfig,
+    append_jsonl,
     checkpoint_step,
     jsonl_log,
     load_tokenizer,
@@ -244,8 +245,7 @@ class StepStats:
     """What one generation batch looked like: rewards, parse failures, entropies, flat groups."""
 
     rewards: list[float] = field(default_factory=list)
-    failures: int = 0
-    entropy_sum: float = 0.0  # Σ H(q) over the valid outputs
+    parses: ParseCounter = field(default_factory=ParseCounter)
     answer_entropies: list[float] = field(default_factory=list)
     groups: int = 0
     flat_groups: int = 0
@@ -255,8 +255,8 @@ class StepStats:
         n = len(self.rewards)
         return {
             "reward_mean": float(np.mean(self.rewards)) if n else math.nan,
-            "parse_failure_rate": self.failures / n if n else math.nan,
-            "hypothesis_entropy": self.entropy_sum / (n - self.failures) if n > self.failures else math.nan,
+            "parse_failure_rate": self.parses.failures / n if n else math.nan,
+            "hypothesis_entropy": self.parses.metrics()["hypothesis_entropy"] if n > self.parses.failures else math.nan,
             "answer_entropy": float(np.mean(self.answer_entropies)) if self.answer_entropies else math.nan,
             "frac_zero_variance_groups": self.flat_groups / self.groups if self.groups else math.nan,
             "completions": n,
@@ -287,8 +287,8 @@ class TrackedReward:
         stats.seconds += time.perf_counter() - started
         stats.rewards.extend(rewards)
         results = self.inner.results
-        stats.failures += sum(not r.ok for r in results)
-        stats.entropy_sum += sum(r.entropy for r in results if r.ok)
+        for result in results:
+            stats.parses.add(result)
         answers = [r.answer for r in results]
         for lo in range(0, len(rewards), self.group):
             stats.answer_entropies.append(_entropy(Counter(answers[lo : lo + self.group])))
@@ -441,8 +441,7 @@ def curve_callbacks(config: SSRLConfig, out: Path, checkpoint: Path | None) -> l
             started = time.perf_counter()
             row = {"step": state.global_step, **measure(model, tokenizer), "seconds": time.perf_counter() - started}
             model.train(training)
-            with path.open("a", encoding="utf-8") as fh:
-                fh.write(json.dumps(row) + "\n")
+            append_jsonl(path, row)
 
         def on_train_begin(self, args, state, control, model=None, processing_class=None, **kwargs):  # noqa: ANN001
             if state.global_step == 0:
