@@ -19,10 +19,10 @@ from mindzero.domains.gridworld.hypotheses import _ADAPTER, _object_index, _plai
 OBJECTS = [("red", "square"), ("blue", "circle"), ("green", "star"), ("cyan", "triangle")]
 
 
-def reference(text, max_particles=None, p_floor=1e-3):
+def reference(text, n_particles=None, p_floor=1e-3):
     """The validator path alone."""
     with mock.patch.object(hypotheses, "_plain_match", return_value=None):
-        return parse_goal_particles(text, OBJECTS, max_particles, p_floor)
+        return parse_goal_particles(text, OBJECTS, n_particles, p_floor)
 
 
 class Obj:
@@ -147,15 +147,15 @@ def outputs(draw) -> str:
 
 
 @settings(max_examples=600, deadline=None)
-@given(text=outputs(), max_particles=st.one_of(st.none(), st.integers(0, 6)))
+@given(text=outputs(), n_particles=st.one_of(st.none(), st.integers(0, 6)))
 @example(
     text='{"particles": [{"object1": {"color": "red", "shape": "square"}, '
     '"object2": {"color": "blue", "shape": "circle"}, "p": true}]}',
-    max_particles=None,
+    n_particles=None,
 )
-def test_fast_path_decides_as_the_validator(text, max_particles):
-    got = parse_goal_particles(text, OBJECTS, max_particles)
-    assert got == reference(text, max_particles)
+def test_fast_path_decides_as_the_validator(text, n_particles):
+    got = parse_goal_particles(text, OBJECTS, n_particles)
+    assert got == reference(text, n_particles)
     assert got.ok == (got.posterior is not None)
 
 
@@ -209,7 +209,8 @@ def test_well_formed_output_takes_the_fast_path():
     pairs = _object_index(tuple(OBJECTS))[1]
     assert _plain_match(text, pairs, None, 1e-3) == ({(0, 1): 0.7, (0, 2): 1.0}, 2)
     assert _plain_match(text, pairs, 1, 1e-3) is None  # too many: the validator path says why
-    assert parse_goal_particles(text, OBJECTS, 1).reason == "too many particles: 2 > 1"
+    assert parse_goal_particles(text, OBJECTS, 1).reason == "2 particles, asked for 1"
+    assert parse_goal_particles(text, OBJECTS, 3).reason == "2 particles, asked for 3"
     assert _plain_match(text.replace('"red"', '"Red"'), pairs, None, 1e-3) is None  # normalised match
     assert parse_goal_particles(text.replace('"red"', '"Red"'), OBJECTS).hypotheses == ((0, 1), (0, 2))
 

@@ -11,7 +11,12 @@ from hypothesis import strategies as st
 
 from mindzero.core.human import HumanParams
 from mindzero.core.reward import RewardConfig, failure_reward, ssrl_reward
-from mindzero.domains.gridworld.hypotheses import format_goal_particles, parse_goal_particles, particles_schema
+from mindzero.domains.gridworld.hypotheses import (
+    format_goal_particles,
+    format_letter_particles,
+    parse_goal_particles,
+    particles_schema,
+)
 from mindzero.domains.gridworld.ssrl import STEP_PROB_FLOOR, AssistTask, QATask, goal_logliks
 from mindzero.domains.reward import SSRLReward, compute_score
 from mindzero.envs.gridworld.episodes import generate_episode, rollout_alone
@@ -155,7 +160,26 @@ def test_parser_merges_floors_and_validates():
         json.dumps({"particles": [{"object1": p, "object2": {"color": "x", "shape": "y"}, "p": 1}]}), objects
     )
     assert not unknown.ok and "unknown object x y" in unknown.reason
-    assert not parse_goal_particles(text, objects, max_particles=2).ok
+    assert not parse_goal_particles(text, objects, n_particles=2).ok
+    assert parse_goal_particles(text, objects, n_particles=3).ok
+
+
+def test_letter_form_names_objects_by_their_prompt_letter():
+    objects = [("red", "square"), ("blue", "circle"), ("green", "star")]
+    text = format_letter_particles([(2, 0), (1, 2)], [0.25, 0.75])
+    assert text == "C A 0.25 ; B C 0.75"
+    r = parse_goal_particles(text, objects, n_particles=2)
+    assert r.ok and r.hypotheses == ((0, 2), (1, 2)) and r.probs == (0.25, 0.75)
+    assert parse_goal_particles("A C .5;A C 0.5;", objects, n_particles=2).merged == 1
+    for bad, reason in [
+        ("A D 0.5 ; B C 0.5", "unknown object D"),
+        ("A A 0.5 ; B C 0.5", "same object"),
+        ("A B 1.5 ; B C 0.5", "above 1"),
+        ("A B 0.5", "1 particles, asked for 2"),
+        ("A B 0.5 ; B C", "invalid JSON"),
+    ]:
+        result = parse_goal_particles(bad, objects, n_particles=2)
+        assert not result.ok and reason in result.reason, (bad, result.reason)
 
 
 @settings(max_examples=300, deadline=None)

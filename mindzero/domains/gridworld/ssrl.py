@@ -22,7 +22,13 @@ from mindzero.core.human import HumanParams
 from mindzero.core.parsing import ParseResult, parse_option
 from mindzero.core.results import read_jsonl
 from mindzero.domains.base import RewardContext, TrainData
-from mindzero.domains.gridworld.hypotheses import format_goal_particles, parse_goal_particles, particles_schema
+from mindzero.domains.gridworld.hypotheses import (
+    OBJECT_LETTERS,
+    format_goal_particles,
+    format_letter_particles,
+    parse_goal_particles,
+    particles_schema,
+)
 from mindzero.domains.gridworld.qa import DATA_HUMAN, PROMPT_STYLES, build_split, qa_prompt
 from mindzero.envs.gridworld.episodes import Episode, generate_episodes, rollout_alone
 from mindzero.envs.gridworld.human import HumanModel, human_roles
@@ -105,11 +111,14 @@ def compact_observation(layout: Layout, states: Sequence[WorldState], actions: S
 
 def relative_observation(layout: Layout, states: Sequence[WorldState], actions: Sequence[int]) -> str:
     """For small models trained from scratch: holding flag, picks so far, then per object its
-    colour, shape, offsets (:func:`relative_view`) and where it is (g ground, h human, r helper)."""
+    letter (named in letter-form answers), colour, shape, offsets (:func:`relative_view`) and where
+    it is (g ground, h human, r helper)."""
     now = states[-1]
     where = ["h" if k == now.human_carry else "r" if k == now.helper_carry else "g" for k in range(len(layout.objects))]
     views = relative_view(layout, states, range(len(layout.objects)))
-    objects = " ; ".join(f"{o.color} {o.shape} {v} {w}" for o, v, w in zip(layout.objects, views, where))
+    objects = " ; ".join(
+        f"{letter} {o.color} {o.shape} {v} {w}" for letter, o, v, w in zip(OBJECT_LETTERS, layout.objects, views, where)
+    )
     return f"h{int(now.human_carry >= 0)} p{sum(a == Action.PICK for a in actions)} | {objects}"
 
 
@@ -117,7 +126,8 @@ def assist_prompt(
     layout: Layout, states: Sequence[WorldState], actions: Sequence[int], n_particles: int, style: str = "full"
 ) -> str:
     """The assistance prompt: ``full`` = paper Figs. 7 + 11; ``compact`` = short, for CPU models;
-    ``relative`` = offsets and the number of particles asked for, for models trained from scratch."""
+    ``relative`` = offsets and the number of particles asked for, for models trained from scratch
+    (answered in the letter form, see :mod:`~mindzero.domains.gridworld.hypotheses`)."""
     if style == "relative":
         return f"{relative_observation(layout, states, actions)} | n{n_particles}"
     if style == "full":
@@ -127,6 +137,11 @@ def assist_prompt(
     else:
         raise UserError(f"unknown prompt style {style!r}; use one of {', '.join(PROMPT_STYLES)}")
     return f"{body}\n{particles_instruction(n_particles)}"
+
+
+def particle_form(style: str) -> str:
+    """How answers to prompts of this style write particles: ``letters`` for ``relative``, else ``json``."""
+    return "letters" if style == "relative" else "json"
 
 
 def assist_rows(config: TrainData, human: HumanParams = DATA_HUMAN) -> list[dict]:
@@ -149,6 +164,7 @@ def assist_row(
         "actions": [ACTION_NAMES[a] for a in actions],
         "t": len(actions),
         "n_particles": n_particles,
+        "particle_form": particle_form(style),
         "episode_id": episode.episode_id,
         "goal": list(episode.goal),  # for evaluation metrics only; rewards never read it
     }
@@ -171,11 +187,11 @@ class AssistTask:
     kind = "assist"
     choice_tokens: tuple[str, ...] = ()  # the warm start's random particles teach copying scene objects
     columns = ("layout", "actions", "n_particles")
-    completion_tokens = 64  # one particle is about 45 tokens
+    completion_tokens = 64  # one JSON particle is about 45 tokens (a letter-form one 4 with a scratch tokenizer)
 
     def rows(self, data: TrainData) -> list[dict]:
         """Generated rows, or those of ``data.path`` (a JSONL of rows with these columns)."""
-        keep = ("prompt", "layout", "actions", "n_particles", "episode_id", "t")
+        keep = ("prompt", "layout", "actions", "n_particles", "particle_form", "episode_id", "t")
         raw = read_jsonl(data.path) if data.path else assist_rows(data)
         return [{k: r[k] for k in keep if k in r} for r in raw]
 
@@ -200,7 +216,10 @@ class AssistTask:
             raise UserError(f"--n-particles {n_particles} exceeds the {len(goals)} goal pairs of a scene")
         picked = [goals[i] for i in rng.choice(len(goals), size=n_particles, replace=False)]
         picked = [(j, i) if rng.random() < 0.5 else (i, j) for i, j in picked]  # no object-order habit
-        return format_goal_particles(picked, rng.dirichlet(np.ones(n_particles)), objects, digits=2)
+        probs = rng.dirichlet(np.ones(n_particles))
+        if row.get("particle_form") == "letters":
+            return format_letter_particles(picked, probs)
+        return format_goal_particles(picked, probs, objects, digits=2)
 
 
 class QATask:
