@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from mindzero.core.config import add_dataclass_flags, config_from_args
-from mindzero.core.errors import UserError
-from mindzero.core.results import atomic_write_text, read_jsonl, write_jsonl, write_results
-from mindzero.llm import load_backend
-from mindzero.pbm.data import gold_and_corrupted_rows, policy_rows, questions_from_stories
+from mindzero.core.config import PROBABILITY, add_dataclass_flags, config_from_args
+from mindzero.core.results import atomic_write_text, dumps_json, prepare_out, read_jsonl, write_jsonl, write_results
+from mindzero.llm import EndpointOptions, load_backend
+from mindzero.pbm.data import STEPWISE_FIELDS, gold_and_corrupted_rows, policy_rows, questions_from_stories
 from mindzero.pbm.model import ProcessBeliefModel, read_pbm_config, step_accuracy
 from mindzero.report.plots import plot_scaling
 from mindzero.report.tables import format_table
@@ -21,71 +20,98 @@ from mindzero.stories.hitom import HITOM_URL, evaluate, load_hitom
 from mindzero.stories.semantics import SEMANTICS
 from mindzero.tasks.stories_scale import ScaleEvalConfig, run_scale_eval
 
+#: Chapters a story may have.
+LENGTHS = (1, 2, 3)
 
-def story_lengths(text: str) -> tuple[int, ...]:
-    """argparse type of ``--lengths``: comma-separated chapters per story, each 1, 2 or 3."""
-    try:
-        values = tuple(int(x) for x in text.split(","))
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(f"expected comma-separated lengths, got {text!r}") from err
-    if not values or any(v not in (1, 2, 3) for v in values):
-        raise argparse.ArgumentTypeError("story lengths must be among 1, 2, 3")
-    return values
+
+@dataclass
+class GenerateConfig:
+    """``stories generate``: Hi-ToM-style stories with per-line belief labels."""
+
+    n: int = field(metadata={"help": "number of stories (5 questions each, orders 0-4)", "ge": 1})
+    out: str = field(metadata={"help": "output folder (stories.jsonl, hf/, manifest.json)"})
+    seed: int = field(default=0, metadata={"help": "generator seed", "ge": 0})
+    lengths: list[int] = field(
+        default_factory=lambda: [1, 2, 3], metadata={"help": "chapters per story, cycled", "choices": LENGTHS}
+    )
+    noise: float = field(default=0.1, metadata={"help": "probability of a distractor before each line", **PROBABILITY})
+    semantics: str = field(default="hitom", metadata={"help": "belief semantics of the labels", "choices": SEMANTICS})
+    no_hf: bool = field(default=False, metadata={"help": "skip the Hugging Face datasets export"})
+
+
+@dataclass
+class HitomEvalConfig:
+    """``stories hitom-eval``: the official Hi-ToM questions answered by the DEL engine."""
+
+    data: str = field(metadata={"help": f"path to the official Hi-ToM_data.json (released at {HITOM_URL})"})
+    out: str = field(metadata={"help": "output folder (results.json, samples.jsonl, disagreements.jsonl)"})
+    semantics: str = field(default="hitom", metadata={"help": "belief semantics of the engine", "choices": SEMANTICS})
+
+
+@dataclass
+class PBMDataConfig(EndpointOptions):
+    """``stories pbm-data``: stepwise PBM rows, every step labelled by the checker."""
+
+    out: str = field(metadata={"help": "output folder (stepwise.jsonl, hf/, manifest.json)"})
+    stories: int = field(default=100, metadata={"help": "generated stories (5 questions each)", "ge": 1})
+    seed: int = field(default=0, metadata={"help": "story, corruption and sampling seed", "ge": 0})
+    lengths: list[int] = field(
+        default_factory=lambda: [1], metadata={"help": "chapters per story, cycled", "choices": LENGTHS}
+    )
+    source: str = field(
+        default="gold",
+        metadata={
+            "help": "gold: gold + corrupted traces (no model); policy: sampled traces; both",
+            "choices": ("gold", "policy", "both"),
+        },
+    )
+    corruptions: int = field(default=2, metadata={"help": "corrupted traces per question (gold source)", "ge": 0})
+    policy: str = field(default="smollm2-135m", metadata={"help": "model spec of the policy (policy source)"})
+    samples: int = field(default=4, metadata={"help": "traces sampled per question (policy source)", "ge": 1})
+    temperature: float = field(default=0.7, metadata={"help": "policy sampling temperature", "ge": 0})
+    max_new_tokens: int = field(default=1024, metadata={"help": "tokens per sampled trace", "ge": 1})
+    no_hf: bool = field(default=False, metadata={"help": "skip the Hugging Face datasets export"})
+
+
+@dataclass
+class PBMEvalConfig:
+    """``stories pbm-eval``: PBM step-level accuracy per belief order."""
+
+    pbm: str = field(metadata={"help": "PBM folder (train pbm's OUT/final or OUT/checkpoint-N)"})
+    out: str = field(metadata={"help": "output folder (results.json, samples.jsonl)"})
+    data: str | None = field(
+        default=None, metadata={"help": "stepwise JSONL to evaluate (e.g. train pbm's OUT/heldout.jsonl)"}
+    )
+    stories: int = field(default=10, metadata={"help": "without --data: generate this many stories", "ge": 1})
+    seed: int = field(default=12345, metadata={"help": "without --data: story seed (not the training seed)", "ge": 0})
+    batch_size: int = field(default=8, metadata={"help": "traces per forward pass", "ge": 1})
+    threshold: float = field(
+        default=0.5, metadata={"help": "score above which a step counts as correct", **PROBABILITY}
+    )
 
 
 def register(areas: argparse._SubParsersAction) -> None:
     """Add the ``stories`` area with its verbs."""
     area = areas.add_parser("stories", help="DEL-labelled theory-of-mind stories (Hi-ToM style)")
-    verbs = area.add_subparsers(dest="verb", metavar="VERB")
+    verbs = area.add_subparsers(dest="verb", metavar="VERB", required=True)
 
     gen = verbs.add_parser("generate", help="generate Hi-ToM-style stories with per-line belief labels")
-    gen.add_argument("--n", type=int, required=True, help="number of stories (5 questions each, orders 0-4)")
-    gen.add_argument("--out", required=True, help="output folder (stories.jsonl, hf/, manifest.json)")
-    gen.add_argument("--seed", type=int, default=0)
-    gen.add_argument(
-        "--lengths", type=story_lengths, default=(1, 2, 3), help="chapters per story, cycled (default 1,2,3)"
-    )
-    gen.add_argument("--noise", type=float, default=0.1, help="probability of a distractor before each line")
-    gen.add_argument("--semantics", choices=SEMANTICS, default="hitom")
-    gen.add_argument("--no-hf", action="store_true", help="skip the Hugging Face datasets export")
+    add_dataclass_flags(gen, GenerateConfig)
     gen.set_defaults(func=cmd_generate)
 
     ev = verbs.add_parser("hitom-eval", help="answer the official Hi-ToM questions with the DEL engine")
-    ev.add_argument("--data", required=True, help=f"path to the official Hi-ToM_data.json (released at {HITOM_URL})")
-    ev.add_argument("--out", required=True, help="output folder (results.json, samples.jsonl, disagreements.jsonl)")
-    ev.add_argument("--semantics", choices=SEMANTICS, default="hitom")
+    add_dataclass_flags(ev, HitomEvalConfig)
     ev.set_defaults(func=cmd_hitom_eval)
 
     data = verbs.add_parser(
         "pbm-data",
         help="stepwise PBM data: policy-sampled and/or gold + corrupted traces, every step labelled by the checker",
     )
-    data.add_argument("--out", required=True, help="output folder (stepwise.jsonl, hf/, manifest.json)")
-    data.add_argument("--stories", type=int, default=100, help="generated stories (5 questions each)")
-    data.add_argument("--seed", type=int, default=0)
-    data.add_argument("--lengths", type=story_lengths, default=(1,), help="chapters per story, cycled (default 1)")
-    data.add_argument(
-        "--source",
-        choices=("gold", "policy", "both"),
-        default="gold",
-        help="gold: gold + corrupted traces (no model); policy: sampled traces; both",
-    )
-    data.add_argument("--corruptions", type=int, default=2, help="corrupted traces per question (gold source)")
-    data.add_argument("--policy", default="smollm2-135m", help="model spec of the policy (policy source)")
-    data.add_argument("--samples", type=int, default=4, help="traces sampled per question (policy source)")
-    data.add_argument("--temperature", type=float, default=0.7)
-    data.add_argument("--max-new-tokens", type=int, default=1024)
-    data.add_argument("--no-hf", action="store_true", help="skip the Hugging Face datasets export")
+    add_dataclass_flags(data, PBMDataConfig)
     data.set_defaults(func=cmd_pbm_data)
 
     pev = verbs.add_parser("pbm-eval", help="PBM step-level accuracy per belief order (DEL-ToM Table 4)")
-    pev.add_argument("--pbm", required=True, help="PBM folder (train pbm's OUT/final or OUT/checkpoint-N)")
-    pev.add_argument("--data", help="stepwise JSONL to evaluate (e.g. train pbm's OUT/heldout.jsonl)")
-    pev.add_argument("--stories", type=int, default=10, help="without --data: generate this many stories")
-    pev.add_argument("--seed", type=int, default=12345, help="without --data: story seed (not the training seed)")
-    pev.add_argument("--batch-size", type=int, default=8, help="traces per forward pass")
-    pev.add_argument("--threshold", type=float, default=0.5, help="score above which a step counts as correct")
-    pev.add_argument("--out", required=True, help="output folder (results.json, samples.jsonl)")
+    add_dataclass_flags(pev, PBMEvalConfig)
     pev.set_defaults(func=cmd_pbm_eval)
 
     sc = verbs.add_parser(
@@ -100,42 +126,36 @@ def register(areas: argparse._SubParsersAction) -> None:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    if args.n < 1:
-        raise UserError("--n must be at least 1")
-    if not 0.0 <= args.noise <= 1.0:
-        raise UserError("--noise must be a probability in [0, 1]")
-    out = Path(args.out)
-    stories = generate_stories(args.n, args.seed, args.lengths, args.noise, args.semantics, progress=True)
-    rows = [row for story in stories for row in question_rows(story, args.semantics)]
+    config = config_from_args(GenerateConfig, args)
+    out = prepare_out(config.out)
+    stories = generate_stories(
+        config.n, config.seed, tuple(config.lengths), config.noise, config.semantics, progress=True
+    )
+    rows = [row for story in stories for row in question_rows(story, config.semantics)]
     digest = write_jsonl_rows(out / "stories.jsonl", rows)
-    if not args.no_hf:
+    if not config.no_hf:
         write_hf_dataset(out / "hf", rows, digest)
     manifest = {
         "task": "stories/generate",
-        "config": {
-            "n": args.n,
-            "seed": args.seed,
-            "lengths": list(args.lengths),
-            "noise": args.noise,
-            "semantics": args.semantics,
-        },
+        "config": {k: getattr(config, k) for k in ("n", "seed", "lengths", "noise", "semantics")},
         "questions": len(rows),
         "stories_jsonl_sha256": digest,
     }
-    atomic_write_text(out / "manifest.json", json.dumps(manifest, indent=2, sort_keys=True) + "\n")
-    print(f"{args.n} stories, {len(rows)} questions -> {out / 'stories.jsonl'}")
+    atomic_write_text(out / "manifest.json", dumps_json(manifest))
+    print(f"{config.n} stories, {len(rows)} questions -> {out / 'stories.jsonl'}")
     return 0
 
 
 def cmd_hitom_eval(args: argparse.Namespace) -> int:
-    records = load_hitom(args.data)
-    metrics, samples, disagreements = evaluate(records, args.semantics)
-    out = Path(args.out)
+    config = config_from_args(HitomEvalConfig, args)
+    out = prepare_out(config.out)
+    records = load_hitom(config.data)
+    metrics, samples, disagreements = evaluate(records, config.semantics)
     write_jsonl(out / "disagreements.jsonl", disagreements)
     path = write_results(
         out,
         "stories/hitom-eval",
-        {"data": str(args.data), "semantics": args.semantics},
+        {"data": config.data, "semantics": config.semantics},
         metrics,
         samples,
         extra={"disagreements": disagreements},
@@ -151,29 +171,29 @@ def cmd_hitom_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_pbm_data(args: argparse.Namespace) -> int:
-    if args.stories < 1:
-        raise UserError("--stories must be at least 1")
-    questions = list(questions_from_stories(generate_stories(args.stories, args.seed, args.lengths, progress=True)))
+    config = config_from_args(PBMDataConfig, args)
+    out = prepare_out(config.out)
+    stories = generate_stories(config.stories, config.seed, tuple(config.lengths), progress=True)
+    questions = list(questions_from_stories(stories))
     rows: list[dict] = []
-    if args.source in ("gold", "both"):
-        rows += gold_and_corrupted_rows(questions, args.corruptions, args.seed)
-    if args.source in ("policy", "both"):
-        backend = load_backend(args.policy)
-        rows += policy_rows(backend, questions, args.samples, args.temperature, args.max_new_tokens, args.seed)
-    out = Path(args.out)
+    if config.source in ("gold", "both"):
+        rows += gold_and_corrupted_rows(questions, config.corruptions, config.seed)
+    if config.source in ("policy", "both"):
+        backend = load_backend(config.policy, endpoint=config)
+        rows += policy_rows(backend, questions, config.samples, config.temperature, config.max_new_tokens, config.seed)
     digest = write_jsonl_rows(out / "stepwise.jsonl", rows)
-    if not args.no_hf:
+    if not config.no_hf:
         write_hf_dataset(out / "hf", rows, digest)
     steps = [y for r in rows for y in r["labels"]]
     manifest = {
         "task": "stories/pbm-data",
-        "config": {k: v for k, v in vars(args).items() if k != "func"},
+        "config": dataclasses.asdict(config),
         "rows": len(rows),
         "steps": len(steps),
         "correct_step_fraction": sum(steps) / len(steps) if steps else None,
         "stepwise_jsonl_sha256": digest,
     }
-    atomic_write_text(out / "manifest.json", json.dumps(manifest, indent=2, sort_keys=True, default=list) + "\n")
+    atomic_write_text(out / "manifest.json", dumps_json(manifest))
     print(f"{len(rows)} traces, {len(steps)} labelled steps ({manifest['correct_step_fraction']:.3f} correct)")
     print(out / "stepwise.jsonl")
     return 0
@@ -186,21 +206,21 @@ def step_accuracy_table(acc: dict) -> str:
 
 
 def cmd_pbm_eval(args: argparse.Namespace) -> int:
-    read_pbm_config(args.pbm)  # a wrong folder fails before any data work
-    if args.data:
-        try:
-            rows = read_jsonl(args.data)
-        except OSError as err:
-            raise UserError(f"cannot read {args.data}: {err.strerror}") from None
+    config = config_from_args(PBMEvalConfig, args)
+    read_pbm_config(config.pbm)  # a wrong folder fails before any data work
+    out = prepare_out(config.out)
+    if config.data:
+        rows = read_jsonl(config.data, STEPWISE_FIELDS, hint="make one with `mindzero stories pbm-data`")
     else:
-        rows = gold_and_corrupted_rows(questions_from_stories(generate_stories(args.stories, args.seed, (1,))))
-    pbm = ProcessBeliefModel(args.pbm, batch_size=args.batch_size)
-    metrics, samples = step_accuracy(pbm, rows, args.threshold)
-    config = {"pbm": args.pbm, "data": args.data, "stories": args.stories, "seed": args.seed}
-    path = write_results(args.out, "stories/pbm-eval", config, metrics, samples)
+        rows = gold_and_corrupted_rows(questions_from_stories(generate_stories(config.stories, config.seed, (1,))))
+    pbm = ProcessBeliefModel(config.pbm, batch_size=config.batch_size)
+    metrics, samples = step_accuracy(pbm, rows, config.threshold)
+    record = {k: getattr(config, k) for k in ("pbm", "data", "stories", "seed")}
+    path = write_results(out, "stories/pbm-eval", record, metrics, samples)
     acc = metrics["step_accuracy"]
     print(step_accuracy_table(acc))
-    print(f"correct steps {acc['correct_steps']:.4f}, wrong steps {acc['wrong_steps']:.4f}, {metrics['n_steps']} steps")
+    kinds = [f"{k.replace('_', ' ')} {acc[k]:.4f}" for k in ("correct_steps", "wrong_steps") if acc[k] is not None]
+    print(", ".join([*kinds, f"{metrics['n_steps']} steps"]))
     print(path)
     return 0
 
@@ -226,8 +246,8 @@ def scale_tables(metrics: dict, ns: list[int]) -> str:
 
 def cmd_scale_eval(args: argparse.Namespace) -> int:
     config = config_from_args(ScaleEvalConfig, args)
+    out = prepare_out(config.out)
     metrics, samples, traces = run_scale_eval(config)
-    out = Path(config.out)
     write_jsonl(out / "traces.jsonl", traces)
     task = f"stories/scale-eval/{config.data}"
     path = write_results(out, task, dataclasses.asdict(config), metrics, samples)

@@ -13,8 +13,7 @@ import numpy as np
 
 from mindzero.commands.stories import step_accuracy_table
 from mindzero.core.config import add_dataclass_flags, config_from_args
-from mindzero.core.errors import UserError
-from mindzero.core.results import write_results
+from mindzero.core.results import prepare_out, write_results
 from mindzero.domains import get_domain
 from mindzero.domains.gridworld import EpisodeConfig, episodes
 from mindzero.inference.llm import LLMReasoner, LLMSettings
@@ -85,7 +84,9 @@ def _num(value: float | None) -> str:
 
 
 def cmd_ssrl(args: argparse.Namespace) -> int:
-    summary = train_ssrl(config_from_args(SSRLConfig, args))
+    config = config_from_args(SSRLConfig, args)
+    prepare_out(config.out)
+    summary = train_ssrl(config)
     last = summary["last"]
     print(f"trained {summary['steps']} steps on {summary['rows']} rows in {summary['seconds']:.0f} s")
     if last:
@@ -107,7 +108,9 @@ def cmd_ssrl(args: argparse.Namespace) -> int:
 
 
 def cmd_format_sft(args: argparse.Namespace) -> int:
-    summary = train_format_sft(config_from_args(FormatSFTConfig, args))
+    config = config_from_args(FormatSFTConfig, args)
+    prepare_out(config.out)
+    summary = train_format_sft(config)
     print(
         f"trained {summary['steps']} steps on {summary['rows']} rows in {summary['seconds']:.0f} s; "
         f"loss {_num(summary['first_loss'])} -> {_num(summary['last_loss'])}"
@@ -120,7 +123,9 @@ def cmd_format_sft(args: argparse.Namespace) -> int:
 
 
 def cmd_pbm(args: argparse.Namespace) -> int:
-    summary = train_pbm(config_from_args(PBMConfig, args))
+    config = config_from_args(PBMConfig, args)
+    prepare_out(config.out)
+    summary = train_pbm(config)
     print(
         f"trained {summary['steps']} steps on {summary['train_rows']} traces in {summary['seconds']:.0f} s, "
         f"loss {summary['train_loss']:.4f}"
@@ -142,26 +147,24 @@ class AblationConfig:
     out: str = field(default="runs/ablation", metadata={"help": "output folder"})
     preset: str = field(default="cpu-tiny", metadata={"help": "training preset of every row"})
     rows: list[str] = field(
-        default_factory=lambda: list(ABLATIONS), metadata={"help": "reward ablations (paper Table 2 rows)"}
+        default_factory=lambda: list(ABLATIONS),
+        metadata={"help": "reward ablations (paper Table 2 rows)", "choices": ABLATIONS},
     )
-    seeds: list[int] = field(default_factory=lambda: [0, 1, 2], metadata={"help": "training seeds per row"})
-    max_steps: int | None = field(default=None, metadata={"help": "GRPO steps per run (the same budget for all)"})
-    n_particles: int = field(default=8, metadata={"help": "particles per completion (the single row asks for 1)"})
-    episodes: int = field(default=20, metadata={"help": "assistance episodes per evaluation seed"})
-    eval_seeds: list[int] = field(default_factory=lambda: [10, 20, 30], metadata={"help": "assistance seeds"})
-
-    def __post_init__(self) -> None:
-        unknown = sorted(set(self.rows) - set(ABLATIONS))
-        if unknown or not self.rows:
-            raise UserError(f"--rows must name some of {', '.join(ABLATIONS)}; got {self.rows}")
-        if not self.seeds:
-            raise UserError("--seeds needs at least one training seed")
+    seeds: list[int] = field(default_factory=lambda: [0, 1, 2], metadata={"help": "training seeds per row", "ge": 0})
+    max_steps: int | None = field(
+        default=None, metadata={"help": "GRPO steps per run (the same budget for all)", "ge": 1}
+    )
+    n_particles: int = field(
+        default=8, metadata={"help": "particles per completion (the single row asks for 1)", "ge": 1}
+    )
+    episodes: int = field(default=20, metadata={"help": "assistance episodes per evaluation seed", "ge": 1})
+    eval_seeds: list[int] = field(default_factory=lambda: [10, 20, 30], metadata={"help": "assistance seeds", "ge": 0})
 
 
 def cmd_ablation(args: argparse.Namespace) -> int:
     config = config_from_args(AblationConfig, args)
     domain = get_domain("gridworld")
-    out = Path(config.out)
+    out = prepare_out(config.out)
     settings = AssistSettings(seeds=config.eval_seeds)
     runs = episodes(EpisodeConfig(episodes=config.episodes))
     table, samples, summary = [], [], {}

@@ -1,15 +1,28 @@
-"""Dataclass configs ↔ command-line flags ↔ YAML files (one source of defaults and help text).
+"""Dataclass configs ↔ command-line flags ↔ YAML files (one source of defaults, help text and checks).
 
 Every field of a config dataclass becomes a ``--flag`` whose help is the field's ``metadata["help"]``.
 A field whose type is itself a dataclass (e.g. ``human: HumanParams``) becomes a group of flags
 ``--human-epsilon``, ``--human-tau``, ... and a YAML section ``human: {epsilon: ...}``.
 Precedence: dataclass default < ``--config FILE`` (YAML with the same keys) < flags given explicitly.
+A field without a default is required.
+
+Values are checked in one place, :func:`_build`, before a command does any work, and a flag's text
+and a YAML value get the same check and the same message (the option named as its ``--flag``):
+
+- the type of the annotation (``int``, ``float``, ``str``, ``bool``, ``list[...]``, ``X | None``);
+  a flag's text and a YAML string are parsed as a flag would be (``"10,20"`` is a list);
+- always: floats are finite, text is not empty, lists have at least one value;
+- declared in the field's metadata (a list's bounds and choices apply to each value):
+  ``ge``/``gt``/``le``/``lt`` bounds and ``choices`` (allowed values), e.g.
+  ``field(default=20, metadata={"help": "episodes per seed", "ge": 1})``.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
+import operator
 import types
 import typing
 from collections.abc import Mapping
@@ -19,19 +32,28 @@ from typing import Any, TypeVar
 import yaml
 
 from mindzero.core.errors import UserError
+from mindzero.core.results import read_text
 
 T = TypeVar("T")
 
+#: Metadata of a probability: ``metadata={"help": ..., **PROBABILITY}``.
+PROBABILITY = {"ge": 0, "le": 1}
 
-def _parse_list(kind: type) -> Any:
-    def parse(text: str) -> list:
-        try:
-            return [kind(x) for x in text.split(",") if x.strip()]
-        except ValueError:
-            message = f"expected a comma-separated list of {kind.__name__}, got {text!r}"
-            raise argparse.ArgumentTypeError(message) from None
+_KINDS = {int: "an integer", float: "a number", str: "text", bool: "true or false"}
+_BOUNDS = {"ge": operator.ge, "gt": operator.gt, "le": operator.le, "lt": operator.lt}
 
-    return parse
+
+def flag_name(name: str) -> str:
+    """``--flag-name`` of a field (``human.epsilon`` → ``--human-epsilon``)."""
+    return "--" + name.replace(".", "-").replace("_", "-")
+
+
+def _unwrap(annotation: Any) -> tuple[Any, bool]:
+    """(the annotation without ``| None``, whether None is allowed)."""
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and len(args) == 1:
+        return args[0], True
+    return annotation, False
 
 
 def _parse_bool(text: str) -> bool:
@@ -39,22 +61,72 @@ def _parse_bool(text: str) -> bool:
         return True
     if text.lower() in ("0", "false", "no", "off"):
         return False
-    raise argparse.ArgumentTypeError(f"expected true/false, got {text!r}")
+    raise ValueError(text)
 
 
-def _flag_type(annotation: Any) -> tuple[Any, str]:
-    """argparse ``type`` and metavar for a field annotation (Optional and list[...] supported)."""
-    origin = typing.get_origin(annotation)
-    args = [a for a in typing.get_args(annotation) if a is not type(None)]
-    if origin in (typing.Union, types.UnionType) and len(args) == 1:
-        return _flag_type(args[0])
-    if origin is list:
-        return _parse_list(args[0]), "A,B,..."
-    if annotation is bool:
-        return _parse_bool, "BOOL"
-    if annotation in (int, float, str):
-        return annotation, annotation.__name__.upper()
-    return str, "VALUE"
+def _show(value: Any) -> str:
+    """A value as it would be typed after its flag, so that a flag and a YAML value with the same
+    text get the same message."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return "''" if value == "" else str(value)
+
+
+def _scalar(kind: type, value: Any, flag: str) -> Any:
+    """``value`` as an ``int``, ``float``, ``str`` or ``bool``; text is parsed as a flag's would be."""
+    try:
+        if isinstance(value, str) and kind is not str:
+            return _parse_bool(value.strip()) if kind is bool else kind(value)
+        if kind is float and type(value) is int:
+            return float(value)
+        if type(value) is kind:
+            return value
+    except ValueError:
+        pass
+    raise UserError(f"{flag} must be {_KINDS[kind]}, got {_show(value)}")
+
+
+def _convert(annotation: Any, value: Any, flag: str) -> Any:
+    """``value`` (a flag's text or a YAML value) as the field's type, or a UserError naming ``flag``."""
+    kind, optional = _unwrap(annotation)
+    if value is None and optional:
+        return None
+    if typing.get_origin(kind) is list:
+        item = typing.get_args(kind)[0]
+        if isinstance(value, str):
+            value = [x.strip() for x in value.split(",") if x.strip()]
+        if not isinstance(value, list):
+            raise UserError(f"{flag} must be a list (A,B,... or a YAML list), got {_show(value)}")
+        return [_scalar(item, v, flag) for v in value]
+    return _scalar(kind, value, flag)
+
+
+def _describe_bounds(meta: Mapping[str, Any]) -> str:
+    low, high = meta.get("ge", meta.get("gt")), meta.get("le", meta.get("lt"))
+    if low is not None and high is not None:
+        return f"in {'[' if 'ge' in meta else '('}{low}, {high}{']' if 'le' in meta else ')'}"
+    if low is not None:
+        return f"at least {low}" if "ge" in meta else f"greater than {low}"
+    return f"at most {high}" if "le" in meta else f"less than {high}"
+
+
+def _check(meta: Mapping[str, Any], value: Any, flag: str) -> None:
+    """The rules every value follows plus the field's declared bounds and choices."""
+    if isinstance(value, list):
+        if not value:
+            raise UserError(f"{flag} needs at least one value")
+        for item in value:
+            _check(meta, item, flag)
+        return
+    if isinstance(value, float) and not math.isfinite(value):
+        raise UserError(f"{flag} must be a finite number, got {_show(value)}")
+    if isinstance(value, str) and not value.strip():
+        raise UserError(f"{flag} must not be empty")
+    choices = meta.get("choices")
+    if choices is not None and value not in choices:
+        raise UserError(f"{flag} must be one of {', '.join(map(str, choices))}; got {_show(value)}")
+    if any(key in meta and not holds(value, meta[key]) for key, holds in _BOUNDS.items()):
+        raise UserError(f"{flag} must be {_describe_bounds(meta)}, got {_show(value)}")
 
 
 def _nested(hints: dict, f: dataclasses.Field) -> type | None:
@@ -63,9 +135,20 @@ def _nested(hints: dict, f: dataclasses.Field) -> type | None:
     return kind if dataclasses.is_dataclass(kind) else None
 
 
+def _metavar(annotation: Any) -> str:
+    kind, _ = _unwrap(annotation)
+    if typing.get_origin(kind) is list:
+        return "A,B,..."
+    return "BOOL" if kind is bool else kind.__name__.upper()
+
+
+def _required(f: dataclasses.Field) -> bool:
+    return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+
+
 def add_dataclass_flags(parser: argparse.ArgumentParser, cls: type, prefix: str = "") -> None:
     """Add one ``--field-name`` flag per dataclass field (nested configs as ``--name-field``),
-    plus ``--config FILE``."""
+    plus ``--config FILE``. Flags keep their text; :func:`config_from_args` converts and checks it."""
     hints = typing.get_type_hints(cls)
     for f in dataclasses.fields(cls):
         nested = _nested(hints, f)
@@ -73,56 +156,79 @@ def add_dataclass_flags(parser: argparse.ArgumentParser, cls: type, prefix: str 
             group = parser.add_argument_group(f"{f.name} ({f.metadata.get('help', nested.__name__)})")
             add_dataclass_flags(group, nested, prefix=f"{prefix}{f.name}.")  # type: ignore[arg-type]
             continue
-        kind, metavar = _flag_type(hints[f.name])
-        default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+        if _required(f):
+            default = "required"
+        else:
+            default = f"default: {f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default}"
+        is_bool = _unwrap(hints[f.name])[0] is bool
         parser.add_argument(
-            f"--{(prefix + f.name).replace('.', '-').replace('_', '-')}",
+            flag_name(prefix + f.name),
             dest=prefix + f.name,
-            type=kind,
-            metavar=metavar,
+            metavar=_metavar(hints[f.name]),
+            nargs="?" if is_bool else None,  # a bare --flag means true
+            const="true" if is_bool else None,
             default=argparse.SUPPRESS,
-            help=f"{f.metadata.get('help', '')} (default: {default})",
+            help=f"{f.metadata.get('help', '')} ({default})",
         )
     if not prefix:
         parser.add_argument("--config", type=Path, metavar="FILE", help="YAML file with the same keys as the flags")
 
 
-def _build(cls: type[T], values: Mapping[str, Any], where: str) -> T:
-    """``cls(**values)`` with nested configs built from their sections; unknown keys are an error."""
+def _build(cls: type[T], values: Mapping[str, Any], where: str, prefix: str = "") -> T:
+    """``cls(**values)`` with every value converted and checked and nested configs built from their
+    sections; unknown keys and missing required fields are errors."""
     hints = typing.get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}
     unknown = sorted(set(values) - set(fields))
     if unknown:
         raise UserError(f"{where}: unknown keys {unknown}; known: {sorted(fields)}")
-    kwargs = dict(values)
-    for name, f in fields.items():
+    kwargs = {}
+    for name, value in values.items():
+        f, flag = fields[name], flag_name(prefix + name)
         nested = _nested(hints, f)
-        if nested is not None and name in kwargs:
-            section = kwargs[name]
-            if dataclasses.is_dataclass(section):
-                continue
-            if not isinstance(section, Mapping):
-                keys = sorted(x.name for x in dataclasses.fields(nested))
-                raise UserError(f"{where}: {name} must be a mapping of {keys}")
-            kwargs[name] = _build(nested, {k.replace("-", "_"): v for k, v in section.items()}, f"{where}: {name}")
+        if nested is None:
+            kwargs[name] = _convert(hints[name], value, flag)
+            if kwargs[name] is not None:
+                _check(f.metadata, kwargs[name], flag)
+        elif isinstance(value, Mapping):
+            section = {str(k).replace("-", "_"): v for k, v in value.items()}
+            kwargs[name] = _build(nested, section, f"{where}: {name}", prefix=f"{prefix}{name}.")
+        else:
+            keys = sorted(x.name for x in dataclasses.fields(nested))
+            raise UserError(f"{where}: {name} must be a mapping of {keys}")
+    for f in fields.values():
+        if _required(f) and f.name not in kwargs:
+            raise UserError(f"{flag_name(prefix + f.name)} is required: {f.metadata.get('help', '')}")
     return cls(**kwargs)
+
+
+def validate(config: object) -> None:
+    """Check a config built in code against its fields' declared ranges, in the messages that flags
+    and YAML get from :func:`config_from_args` (nested configs check themselves when built)."""
+    for f in dataclasses.fields(config):  # type: ignore[arg-type]
+        value = getattr(config, f.name)
+        if value is not None and not dataclasses.is_dataclass(value):
+            _check(f.metadata, value, flag_name(f.name))
+
+
+def _read_yaml(path: Path) -> dict:
+    """A ``--config`` file's mapping; every failure is a one-line error naming the file (and line)."""
+    try:
+        loaded = yaml.safe_load(read_text(path)) or {}
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
+        raise UserError(f"{where}: not valid YAML ({getattr(err, 'problem', None) or 'syntax error'})") from None
+    if not isinstance(loaded, dict):
+        raise UserError(f"{path}: a config must be a mapping of option names to values")
+    return {str(k).replace("-", "_"): v for k, v in loaded.items()}
 
 
 def config_from_args(cls: type[T], args: argparse.Namespace) -> T:
     """Build ``cls`` from defaults, then ``--config`` YAML, then explicit flags."""
     names = {f.name for f in dataclasses.fields(cls)}
-    values: dict[str, Any] = {}
     config_file = getattr(args, "config", None)
-    if config_file is not None:
-        try:
-            loaded = yaml.safe_load(Path(config_file).read_text()) or {}
-        except OSError as err:
-            raise UserError(f"cannot read config {config_file}: {err.strerror}") from None
-        except yaml.YAMLError as err:
-            raise UserError(f"config {config_file} is not valid YAML: {err}") from None
-        if not isinstance(loaded, dict):
-            raise UserError(f"config {config_file} must be a mapping of option names to values")
-        values.update({k.replace("-", "_"): v for k, v in loaded.items()})
+    values: dict[str, Any] = _read_yaml(config_file) if config_file is not None else {}
     for key, value in vars(args).items():
         head, dot, rest = key.partition(".")
         if head not in names:

@@ -10,28 +10,19 @@ is the policy" holds at every setting, not just the defaults.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
-from mindzero.core.errors import UserError
+from mindzero.core.config import PROBABILITY, validate
 
 
 @dataclass(frozen=True)
 class HumanParams:
     """The simulated human's noise, rationality and cost parameters (paper App. B.3)."""
 
-    epsilon: float = field(default=0.15, metadata={"help": "probability of a uniformly random move"})
-    tau: float = field(default=0.01, metadata={"help": "Boltzmann temperature of goal-directed moves"})
-    c: float = field(default=0.1, metadata={"help": "step cost c in R(n) = -c(1-gamma^n)/(1-gamma)"})
-    gamma: float = field(default=0.95, metadata={"help": "discount gamma in R(n)"})
+    epsilon: float = field(default=0.15, metadata={"help": "probability of a uniformly random move", **PROBABILITY})
+    tau: float = field(default=0.01, metadata={"help": "Boltzmann temperature of goal-directed moves", "gt": 0})
+    c: float = field(default=0.1, metadata={"help": "step cost c in R(n) = -c(1-gamma^n)/(1-gamma)", "gt": 0})
+    gamma: float = field(default=0.95, metadata={"help": "discount gamma in R(n)", "gt": 0, "lt": 1})
 
     def __post_init__(self) -> None:
-        checks = (
-            ("epsilon", 0.0 <= self.epsilon <= 1.0, "a probability in [0, 1]"),
-            ("tau", self.tau > 0 and math.isfinite(self.tau), "a positive number"),
-            ("c", self.c > 0 and math.isfinite(self.c), "a positive number"),
-            ("gamma", 0.0 < self.gamma < 1.0, "in (0, 1)"),
-        )
-        for name, ok, what in checks:
-            if not ok:
-                raise UserError(f"human {name} must be {what}, got {getattr(self, name)!r}")
+        validate(self)  # built in code too: the likelihood is a distribution only for valid values

@@ -1,6 +1,10 @@
-"""One results shape for every evaluation: ``OUT/results.json`` beside ``OUT/samples.jsonl``.
+"""One results shape for every evaluation: ``OUT/results.json`` beside ``OUT/samples.jsonl``; and
+the one reader of input files.
 
-Files are written atomically (temp file + rename) so an interrupted run never leaves a half file.
+Files are written atomically (temp file + rename) so an interrupted run never leaves a half file,
+as strict JSON (a NaN or infinite metric is a bug, never a value). Input files are read by
+:func:`read_text`, :func:`read_json` and :func:`read_jsonl`, which raise only :class:`UserError`
+with ``FILE:LINE: what is wrong``.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ import os
 import platform
 import subprocess
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -19,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from mindzero import __version__
+from mindzero.core.errors import UserError
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
@@ -59,16 +64,104 @@ def to_jsonable(value: Any) -> Any:
 
 def dumps_jsonl(rows: Iterable[Mapping[str, Any]]) -> str:
     """Serialise rows as JSON lines with sorted keys (deterministic bytes)."""
-    return "".join(json.dumps(to_jsonable(r), sort_keys=True) + "\n" for r in rows)
+    return "".join(json.dumps(to_jsonable(r), sort_keys=True, allow_nan=False) + "\n" for r in rows)
+
+
+def dumps_json(value: Any) -> str:
+    """A results or manifest file's text: indented, sorted keys, strict JSON."""
+    return json.dumps(to_jsonable(value), indent=2, sort_keys=True, allow_nan=False) + "\n"
 
 
 def write_jsonl(path: str | os.PathLike, rows: Iterable[Mapping[str, Any]]) -> None:
     atomic_write_text(path, dumps_jsonl(rows))
 
 
-def read_jsonl(path: str | os.PathLike) -> list[dict]:
-    with open(path, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+def prepare_out(path: str | os.PathLike, flag: str = "--out") -> Path:
+    """Create an output folder and check that a file can be written in it, before any work (a run
+    must not fail on its last step). Every writing command calls this first."""
+    if not str(path).strip():
+        raise UserError(f"{flag} must not be empty")
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"{flag} {out} is a file, not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as err:
+        raise UserError(f"{flag} {out}: cannot write there ({err.strerror or err})") from None
+    return out
+
+
+def read_text(path: str | os.PathLike, hint: str = "") -> str:
+    """The UTF-8 text of an input file. Missing, unreadable, binary or non-UTF-8 files are one-line
+    errors naming the file (and the line of the first bad byte); ``hint`` says how to get the file."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise UserError(f"{path}: file not found" + (f"; {hint}" if hint else "")) from None
+    except IsADirectoryError:
+        raise UserError(f"{path}: is a folder, not a file" + (f"; {hint}" if hint else "")) from None
+    except OSError as err:
+        raise UserError(f"{path}: cannot read ({err.strerror or err})") from None
+    bad = data.find(b"\0")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        bad = err.start if bad < 0 else min(bad, err.start)
+    if bad >= 0:
+        line = data.count(b"\n", 0, bad) + 1
+        raise UserError(f"{path}:{line}: not UTF-8 text (a binary file?)")
+    return text
+
+
+def read_json(path: str | os.PathLike, hint: str = "") -> Any:
+    """A JSON file's value; broken JSON is an error naming the file and line."""
+    try:
+        return json.loads(read_text(path, hint))
+    except json.JSONDecodeError as err:
+        raise UserError(f"{path}:{err.lineno}: not valid JSON ({err.msg})") from None
+
+
+#: A field's expected type(s) in :func:`check_fields`.
+FieldTypes = Mapping[str, type | tuple[type, ...]]
+
+
+def check_fields(row: Any, fields: FieldTypes, where: str) -> None:
+    """``row`` is a JSON object with each of ``fields`` of its type (a bool is no number)."""
+    if not isinstance(row, dict):
+        raise UserError(f"{where}: expected a JSON object, got {type(row).__name__}")
+    for key, kinds in fields.items():
+        kinds = kinds if isinstance(kinds, tuple) else (kinds,)
+        if key not in row:
+            raise UserError(f"{where}: missing field {key!r}")
+        value = row[key]
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            names = " or ".join(k.__name__ for k in kinds)
+            raise UserError(f"{where}: field {key!r} must be {names}, got {type(value).__name__}")
+
+
+def iter_jsonl(path: str | os.PathLike, fields: FieldTypes | None = None, hint: str = "") -> Iterator[tuple[int, dict]]:
+    """(line number, row) for every non-blank line of a JSONL file; a line that is not a JSON object
+    with ``fields`` is an error naming the file and line."""
+    for n, line in enumerate(read_text(path, hint).split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise UserError(f"{path}:{n}: not valid JSON ({err.msg})") from None
+        check_fields(row, fields or {}, f"{path}:{n}")
+        yield n, row
+
+
+def read_jsonl(path: str | os.PathLike, fields: FieldTypes | None = None, hint: str = "") -> list[dict]:
+    """The rows of a JSONL file (see :func:`iter_jsonl`); a file without rows is an error too."""
+    rows = [row for _, row in iter_jsonl(path, fields, hint)]
+    if not rows:
+        raise UserError(f"{path}: no rows (the file is empty)")
+    return rows
 
 
 def git_hash() -> str | None:
@@ -122,5 +215,5 @@ def write_results(
     if extra:
         results.update(to_jsonable(extra))
     path = out / "results.json"
-    atomic_write_text(path, json.dumps(results, indent=2, sort_keys=True) + "\n")
+    atomic_write_text(path, dumps_json(results))
     return path

@@ -20,7 +20,8 @@ Spec strings, for ``load_backend(spec, **kwargs)`` and ``--model``:
 ==========================================  ===========================================================
 
 Keyword arguments go to the backend's constructor (e.g. ``dtype="bfloat16"``,
-``active_params=4_000_000_000``). FLOPs follow the paper's Eq. 6: 2 × active parameters × tokens,
+``active_params=4_000_000_000``); ``endpoint`` (:class:`EndpointOptions`: request timeout and
+retries) goes to ``openai:`` backends only. FLOPs follow the paper's Eq. 6: 2 × active parameters × tokens,
 prompt plus completion tokens of every sample (see :mod:`mindzero.llm.base`).
 
 Nothing here imports torch, transformers or vllm until a backend that needs it is created.
@@ -33,12 +34,13 @@ from typing import Any
 from mindzero.core.errors import UserError
 from mindzero.llm.base import Backend, Generation, Message, Prompt, Usage, UsageMeter, flops
 from mindzero.llm.models import DEFAULT_MODEL, PACKAGED_MODELS, cache_dir, count_parameters, resolve_model
-from mindzero.llm.openai_backend import OpenAIBackend
+from mindzero.llm.openai_backend import EndpointOptions, OpenAIBackend
 from mindzero.llm.transformers_backend import TransformersBackend
 from mindzero.llm.vllm_backend import VLLMBackend
 
 __all__ = [
     "DEFAULT_MODEL",
+    "EndpointOptions",
     "PACKAGED_MODELS",
     "Backend",
     "Generation",
@@ -59,7 +61,7 @@ __all__ = [
 SCHEMES = ("hf", "vllm", "openai")
 
 
-def load_backend(spec: str = DEFAULT_MODEL, **kwargs: Any) -> Backend:
+def load_backend(spec: str = DEFAULT_MODEL, endpoint: EndpointOptions | None = None, **kwargs: Any) -> Backend:
     """Create the backend a spec string names (see the module docstring for the forms)."""
     scheme, sep, rest = spec.partition(":")
     if not sep or scheme not in SCHEMES:
@@ -76,4 +78,5 @@ def load_backend(spec: str = DEFAULT_MODEL, **kwargs: Any) -> Backend:
     if scheme == "vllm":
         return VLLMBackend(rest, **kwargs)
     url, _, model = rest.partition("#")
-    return OpenAIBackend(url, model or None, **kwargs)
+    endpoint = endpoint or EndpointOptions()
+    return OpenAIBackend(url, model or None, timeout=endpoint.request_timeout, max_retries=endpoint.retries, **kwargs)

@@ -180,3 +180,15 @@ def count_parameters(folder: str | os.PathLike[str]) -> int | None:
                     count *= dim
                 total += count
     return total
+
+
+def load_language_model(path: str | os.PathLike[str], dtype: object = None) -> object:
+    """A local model folder as a text generator: a causal LM, or a vision-language model (the
+    paper's GridWorld backbones, Qwen3-VL) whose architecture ``AutoModelForCausalLM`` does not
+    map; both take text-only ``input_ids``. ``dtype`` is a torch dtype (None: the folder's)."""
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForImageTextToText
+    from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
+
+    kind = AutoConfig.from_pretrained(str(path)).model_type
+    auto = AutoModelForCausalLM if kind in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES else AutoModelForImageTextToText
+    return auto.from_pretrained(str(path), dtype=dtype)

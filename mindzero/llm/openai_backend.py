@@ -2,7 +2,8 @@
 
 Standard library only (``urllib``), so it works without the ``llm`` extra. Connection failures,
 timeouts, HTTP 408/409/429 and 5xx answers are retried with exponential backoff; when the retries
-run out, or the server rejects the request outright, a one-line :class:`UserError` says so.
+run out, the server rejects the request outright or answers with something that is not a
+completion, a one-line :class:`UserError` naming the endpoint says so.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any
 
 from mindzero.core.errors import UserError
@@ -24,6 +26,25 @@ from mindzero.llm.base import Backend, Generation, Prompt, UsageMeter
 log = logging.getLogger(__name__)
 
 RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
+
+#: Defaults that report a server which accepts connections but never answers in about 30 s
+#: (3 attempts of 10 s plus 1.5 s of backoff) instead of minutes.
+REQUEST_TIMEOUT = 10.0
+RETRIES = 2
+
+
+@dataclass(kw_only=True)
+class EndpointOptions:
+    """``--request-timeout`` and ``--retries`` of commands that take a model spec; only ``openai:``
+    specs use them (keyword-only, so configs with required fields can inherit them)."""
+
+    request_timeout: float = field(
+        default=REQUEST_TIMEOUT,
+        metadata={"help": "seconds per HTTP request to an openai: model (raise it for long generations)", "gt": 0},
+    )
+    retries: int = field(
+        default=RETRIES, metadata={"help": "retries of a failed HTTP request to an openai: model", "ge": 0}
+    )
 
 
 class OpenAIBackend(Backend):
@@ -40,8 +61,8 @@ class OpenAIBackend(Backend):
         model: str | None = None,
         *,
         api_key: str | None = None,
-        timeout: float = 60.0,
-        max_retries: int = 4,
+        timeout: float = REQUEST_TIMEOUT,
+        max_retries: int = RETRIES,
         backoff: float = 0.5,
         max_backoff: float = 30.0,
         concurrency: int = 8,
@@ -112,21 +133,22 @@ class OpenAIBackend(Backend):
         }
         if seed is not None:
             payload["seed"] = seed
-        if isinstance(prompt, str):
-            body = self._call("POST", "/completions", {**payload, "prompt": prompt})
-        else:
-            body = self._call("POST", "/chat/completions", {**payload, "messages": prompt})
-        choices = sorted(body.get("choices") or [], key=lambda c: c.get("index", 0))
-        if not choices:
-            raise UserError(f"endpoint {self.base_url} answered without choices: {json.dumps(body)[:120]}")
-        texts = [c["text"] if "text" in c else (c.get("message") or {}).get("content") or "" for c in choices]
-        usage = body.get("usage") or {}
-        prompt_tokens = int(usage.get("prompt_tokens") or 0)
-        counts = _split(int(usage.get("completion_tokens") or 0), texts)
-        return [
-            Generation(text, prompt_tokens, count, c.get("finish_reason") or "stop")
-            for text, count, c in zip(texts, counts, choices)
-        ]
+        path, key = ("/completions", "prompt") if isinstance(prompt, str) else ("/chat/completions", "messages")
+        body = self._call("POST", path, {**payload, key: prompt})
+        malformed = f"endpoint {self.base_url}{path} answered with no usable completions: {json.dumps(body)[:120]}"
+        try:
+            choices = sorted(body["choices"], key=lambda c: c.get("index", 0))
+            texts = [c["text"] if "text" in c else (c.get("message") or {}).get("content") or "" for c in choices]
+            finish = [c.get("finish_reason") or "stop" for c in choices]
+            usage = body.get("usage") or {}
+            prompt_tokens = int(usage.get("prompt_tokens") or 0)
+            completion_tokens = int(usage.get("completion_tokens") or 0)
+        except (KeyError, TypeError, AttributeError, ValueError):
+            raise UserError(malformed) from None
+        if not choices or not all(isinstance(t, str) for t in texts):
+            raise UserError(malformed)
+        counts = _split(completion_tokens, texts)
+        return [Generation(text, prompt_tokens, count, f) for text, count, f in zip(texts, counts, finish)]
 
     def _score_one(self, prompt: str, continuation: str) -> tuple[float, int, int]:
         """Return (log-prob, prompt tokens, continuation tokens) of one continuation."""
@@ -178,9 +200,12 @@ class OpenAIBackend(Backend):
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:
                     raw = response.read()
                 try:
-                    return json.loads(raw)
-                except json.JSONDecodeError:
-                    raise UserError(f"endpoint {url} answered with something that is not JSON: {raw[:80]!r}") from None
+                    body = json.loads(raw)
+                except (json.JSONDecodeError, UnicodeDecodeError):
+                    body = None
+                if not isinstance(body, dict):
+                    raise UserError(f"endpoint {url} answered with something that is not a JSON object: {raw[:80]!r}")
+                return body
             except urllib.error.HTTPError as err:
                 detail = _error_detail(err)
                 if err.code not in RETRY_STATUS:

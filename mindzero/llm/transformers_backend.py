@@ -9,7 +9,7 @@ from typing import Any
 
 from mindzero.core.errors import UserError
 from mindzero.llm.base import Backend, Generation, Prompt, UsageMeter
-from mindzero.llm.models import DEFAULT_MODEL, resolve_model
+from mindzero.llm.models import DEFAULT_MODEL, load_language_model, resolve_model
 
 DTYPES = ("float32", "bfloat16", "float16", "auto")
 
@@ -74,9 +74,7 @@ class TransformersBackend(Backend):
         self.static_cache = static_cache
         try:
             self.tokenizer = transformers.AutoTokenizer.from_pretrained(str(path))
-            self.model = transformers.AutoModelForCausalLM.from_pretrained(
-                str(path), dtype=dtype if dtype == "auto" else getattr(torch, dtype)
-            )
+            self.model = load_language_model(path, dtype if dtype == "auto" else getattr(torch, dtype))
         except (OSError, ValueError, KeyError) as err:
             reason = " ".join(str(err).split())[:200]
             raise UserError(

@@ -208,6 +208,17 @@ def split_steps(trace: object) -> list[str]:
     ]
 
 
+#: The fields of a stepwise row that PBM training and evaluation read.
+STEPWISE_FIELDS = {
+    "id": str,
+    "story_id": str,
+    "question_order": int,
+    "prompt": str,
+    "completions": list,
+    "labels": list,
+}
+
+
 def stepwise_row(q: BeliefQuestion, trace: str, source: str) -> dict:
     """One PBM row: the problem, the trace's steps and the checker's label for each step."""
     check = check_trace(trace, q.labels, q.answer)

@@ -182,8 +182,11 @@ def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: floa
     """Paper Table 4: step-level accuracy (score > threshold ⇔ label) per belief order and averaged.
 
     Returns (metrics, per-row samples). ``avg`` is the mean of the per-order accuracies, as the
-    paper's table averages its columns; ``micro`` pools all steps.
+    paper's table averages its columns; ``micro`` pools all steps. Rows without a labelled step
+    are an error: an evaluation of nothing has no accuracy.
     """
+    if not any(r["labels"] for r in rows):
+        raise UserError("no labelled steps to evaluate: every trace is empty")
     scores = pbm.score([r["prompt"] for r in rows], [r["completions"] for r in rows])
     by_order: dict[str, list[int]] = {}
     by_label: dict[str, list[int]] = {"correct_steps": [], "wrong_steps": []}

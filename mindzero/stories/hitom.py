@@ -20,7 +20,6 @@ that reproduces the released label:
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,6 +27,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from mindzero.core.errors import UserError
+from mindzero.core.results import check_fields, read_json
 from mindzero.stories.events import (
     Enter,
     Event,
@@ -42,29 +42,27 @@ from mindzero.stories.events import (
 )
 from mindzero.stories.semantics import StorySimulator, engine_labels, story_agents
 
-REQUIRED_FIELDS = ("sample_id", "story", "question", "answer", "story_length", "question_order")
+#: The fields of a Hi-ToM record that evaluation reads, with their types.
+RECORD_FIELDS = {
+    "sample_id": (int, str),
+    "story": str,
+    "question": str,
+    "answer": str,
+    "story_length": int,
+    "question_order": int,
+}
 HITOM_URL = "https://github.com/ying-hui-he/Hi-ToM_dataset"
 """Where the official release (``Hi-ToM_data.json``) is published."""
 
 
 def load_hitom(path: str | Path) -> list[dict]:
     """Read the official ``Hi-ToM_data.json`` (``{"data": [records]}`` or a bare list)."""
-    path = Path(path)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as err:
-        raise UserError(
-            f"Hi-ToM data not found: {path}; download Hi-ToM_data.json from {HITOM_URL} and pass its path"
-        ) from err
-    except json.JSONDecodeError as err:
-        raise UserError(f"{path} is not JSON: {err}") from err
+    raw = read_json(path, hint=f"download Hi-ToM_data.json from {HITOM_URL} and pass its path")
     records = raw.get("data") if isinstance(raw, dict) else raw
     if not isinstance(records, list) or not records:
         raise UserError(f"{path}: expected {{'data': [records]}} with at least one record")
     for i, rec in enumerate(records):
-        missing = [k for k in REQUIRED_FIELDS if not isinstance(rec, dict) or k not in rec]
-        if missing:
-            raise UserError(f"{path}: record {i} lacks fields {missing}")
+        check_fields(rec, RECORD_FIELDS, f"{path}: record {i}")
     return records
 
 

@@ -28,21 +28,16 @@ class AssistSettings:
     """How each episode is run (paper: seeds 10/20/30, ε = 0.15, 50 ticks); the episodes themselves
     are the domain's."""
 
-    seeds: list[int] = field(default_factory=lambda: [10, 20, 30], metadata={"help": "agent seeds"})
+    seeds: list[int] = field(default_factory=lambda: [10, 20, 30], metadata={"help": "agent seeds", "ge": 0})
     human: HumanParams = field(default_factory=HumanParams, metadata={"help": "the simulated human"})
-    max_steps: int = field(default=50, metadata={"help": "tick limit of an episode"})
+    max_steps: int = field(default=50, metadata={"help": "tick limit of an episode", "ge": 1})
     teleport: int | None = field(
         default=None,
-        metadata={"help": "teleport the helper to its object once the MAP goal (p ≥ 0.5) is stable this many updates"},
+        metadata={
+            "help": "teleport the helper to its object once the MAP goal (p ≥ 0.5) is stable this many updates",
+            "ge": 0,
+        },
     )
-
-    def __post_init__(self) -> None:
-        if not self.seeds:
-            raise UserError("--seeds needs at least one seed")
-        if self.max_steps < 1:
-            raise UserError(f"--max-steps must be at least 1, got {self.max_steps}")
-        if self.teleport is not None and self.teleport < 0:
-            raise UserError(f"--teleport must be ≥ 0 stable updates, got {self.teleport}")
 
 
 @dataclass

@@ -11,16 +11,25 @@ engine, never from hand-typed answers. Three questions per story: orders 0, 1 an
 
 from __future__ import annotations
 
-import json
 from importlib import resources
 from pathlib import Path
 
 from mindzero.core.errors import UserError
+from mindzero.core.results import iter_jsonl
 from mindzero.pbm.data import BeliefQuestion
 from mindzero.stories.events import parse_line, parse_question
 from mindzero.stories.semantics import engine_labels
 
-REQUIRED = ("id", "variant", "prose", "events", "object", "containers", "questions")
+#: The fields of an OOD story line.
+STORY_FIELDS = {
+    "id": str,
+    "variant": str,
+    "object": str,
+    "prose": list,
+    "events": list,
+    "containers": list,
+    "questions": list,
+}
 
 
 def default_path() -> Path:
@@ -30,23 +39,12 @@ def default_path() -> Path:
 def load_ood_questions(path: str | Path | None = None, semantics: str = "hitom") -> list[BeliefQuestion]:
     """Every question of every OOD story, labelled by the engine (sentence i ↔ event i)."""
     path = Path(path) if path is not None else default_path()
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as err:
-        raise UserError(f"cannot read OOD stories {path}: {err.strerror}") from None
     out = []
-    for n, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise UserError(f"{path}:{n}: not JSON ({err})") from None
-        missing = [k for k in REQUIRED if k not in row]
-        if missing:
-            raise UserError(f"{path}:{n}: story lacks {missing}")
+    for n, row in iter_jsonl(path, STORY_FIELDS):
         if len(row["prose"]) != len(row["events"]):
             raise UserError(f"{path}:{n}: {len(row['prose'])} prose sentences but {len(row['events'])} events")
+        if not all(isinstance(x, str) for x in row["prose"] + row["events"] + row["containers"]):
+            raise UserError(f"{path}:{n}: prose, events and containers must be lists of text")
         events = []
         for text in row["events"]:
             event = parse_line(text)
@@ -54,7 +52,12 @@ def load_ood_questions(path: str | Path | None = None, semantics: str = "hitom")
                 raise UserError(f"{path}:{n}: event {text!r} matches no story template")
             events.append(event)
         for spec in row["questions"]:
-            question = parse_question(spec["question"])
+            if not isinstance(spec, dict) or not isinstance(spec.get("question"), str):
+                raise UserError(f"{path}:{n}: every question must be an object with a 'question' text")
+            try:
+                question = parse_question(spec["question"])
+            except UserError as err:
+                raise UserError(f"{path}:{n}: {err}") from None
             labels = engine_labels(events, question, semantics)
             out.append(
                 BeliefQuestion(

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mindzero.core.config import PROBABILITY
 from mindzero.core.errors import UserError
 from mindzero.core.results import read_jsonl
 from mindzero.inference.belief_search import (
@@ -34,8 +35,9 @@ from mindzero.inference.belief_search import (
     score_pool,
     select,
 )
-from mindzero.llm import load_backend
+from mindzero.llm import EndpointOptions, load_backend
 from mindzero.llm.base import UsageMeter
+from mindzero.llm.transformers_backend import DTYPES
 from mindzero.pbm.data import BeliefQuestion, questions_from_hitom, questions_from_stories
 from mindzero.stories.generator import generate_stories
 from mindzero.stories.hitom import HITOM_URL, load_hitom
@@ -47,42 +49,48 @@ DATASETS = ("hitom", "ood", "generated")
 
 
 @dataclass
-class ScaleEvalConfig:
+class ScaleEvalConfig(EndpointOptions):
     """Options of ``mindzero stories scale-eval``."""
 
-    data: str = field(default="hitom", metadata={"help": "hitom (one-chapter CoT) | ood (hand-written) | generated"})
+    data: str = field(
+        default="hitom",
+        metadata={"help": "hitom (one-chapter CoT) | ood (hand-written) | generated", "choices": DATASETS},
+    )
     hitom: str | None = field(
         default=None, metadata={"help": f"path to the official Hi-ToM_data.json (data=hitom; from {HITOM_URL})"}
     )
     ood: str | None = field(default=None, metadata={"help": "OOD stories JSONL (default: the shipped set)"})
-    stories: int = field(default=20, metadata={"help": "generated stories (data=generated), 5 questions each"})
-    per_order: int | None = field(default=None, metadata={"help": "at most this many questions per order"})
+    stories: int = field(default=20, metadata={"help": "generated stories (data=generated), 5 questions each", "ge": 1})
+    per_order: int | None = field(default=None, metadata={"help": "at most this many questions per order", "ge": 1})
     semantics: str = field(
-        default="hitom", metadata={"help": "hitom | del: the semantics behind the gold labels and the checker"}
+        default="hitom",
+        metadata={"help": "the semantics behind the gold labels and the checker", "choices": SEMANTICS},
     )
     policy: str = field(
         default="synthetic", metadata={"help": "synthetic (corrupted gold traces) or a model spec (hf:, vllm:, ...)"}
     )
-    error_rate: float = field(default=0.6, metadata={"help": "synthetic: probability a sample is wrong"})
-    cluster: float = field(default=0.7, metadata={"help": "synthetic: share of wrong samples on one wrong answer"})
+    error_rate: float = field(default=0.6, metadata={"help": "synthetic: probability a sample is wrong", **PROBABILITY})
+    cluster: float = field(
+        default=0.7, metadata={"help": "synthetic: share of wrong samples on one wrong answer", **PROBABILITY}
+    )
     verifier: str = field(default="oracle", metadata={"help": "oracle (DEL checker) or a PBM folder"})
     reuse_traces: str | None = field(
         default=None, metadata={"help": "traces.jsonl of an earlier run on the same questions: rescore, don't sample"}
     )
-    pool: int = field(default=16, metadata={"help": "traces sampled per question (largest N)"})
-    ns: list[int] = field(default_factory=lambda: [1, 2, 4, 8, 16], metadata={"help": "budgets N"})
-    trials: int = field(default=20, metadata={"help": "random size-N subsets of the pool per question"})
-    temperature: float = field(default=0.7, metadata={"help": "policy sampling temperature"})
-    max_new_tokens: int = field(default=1024, metadata={"help": "tokens per sampled trace"})
+    pool: int = field(default=16, metadata={"help": "traces sampled per question (largest N)", "ge": 1})
+    ns: list[int] = field(default_factory=lambda: [1, 2, 4, 8, 16], metadata={"help": "budgets N", "ge": 1})
+    trials: int = field(default=20, metadata={"help": "random size-N subsets of the pool per question", "ge": 1})
+    temperature: float = field(default=0.7, metadata={"help": "policy sampling temperature", "ge": 0})
+    max_new_tokens: int = field(default=1024, metadata={"help": "tokens per sampled trace", "ge": 1})
     with_example: bool = field(default=True, metadata={"help": "include the worked example in the prompt"})
-    batch: int = field(default=16, metadata={"help": "sequences per policy call"})
-    verifier_batch: int = field(default=8, metadata={"help": "traces per verifier forward pass"})
-    dtype: str = field(default="float32", metadata={"help": "policy dtype (transformers backend)"})
+    batch: int = field(default=16, metadata={"help": "sequences per policy call", "ge": 1})
+    verifier_batch: int = field(default=8, metadata={"help": "traces per verifier forward pass", "ge": 1})
+    dtype: str = field(default="float32", metadata={"help": "policy dtype (transformers backend)", "choices": DTYPES})
     beam: bool = field(default=False, metadata={"help": "also run step-level beam search"})
-    beam_k: int = field(default=4, metadata={"help": "beams kept"})
-    beam_b: int = field(default=4, metadata={"help": "candidates per beam and step"})
-    step_tokens: int = field(default=96, metadata={"help": "tokens per proposed step (beam search)"})
-    seed: int = field(default=0, metadata={"help": "seed of sampling, subsets and question choice"})
+    beam_k: int = field(default=4, metadata={"help": "beams kept", "ge": 1})
+    beam_b: int = field(default=4, metadata={"help": "candidates per beam and step", "ge": 1})
+    step_tokens: int = field(default=96, metadata={"help": "tokens per proposed step (beam search)", "ge": 1})
+    seed: int = field(default=0, metadata={"help": "seed of sampling, subsets and question choice", "ge": 0})
     out: str = field(default="runs/scale-eval", metadata={"help": "output folder"})
 
 
@@ -94,11 +102,9 @@ def load_questions(config: ScaleEvalConfig) -> list[BeliefQuestion]:
         questions = questions_from_hitom(load_hitom(config.hitom), config.semantics)
     elif config.data == "ood":
         questions = load_ood_questions(config.ood, config.semantics)
-    elif config.data == "generated":
+    else:
         stories = generate_stories(config.stories, config.seed, (1,), semantics=config.semantics)
         questions = list(questions_from_stories(stories, config.semantics))
-    else:
-        raise UserError(f"unknown data {config.data!r}; choose from {', '.join(DATASETS)}")
     if config.per_order is not None:
         rng = random.Random(config.seed)
         by_order: dict[int, list[BeliefQuestion]] = defaultdict(list)
@@ -116,10 +122,7 @@ def load_questions(config: ScaleEvalConfig) -> list[BeliefQuestion]:
 
 def reused_pools(path: str, questions: Sequence[BeliefQuestion], pool: int) -> list[list[str]]:
     """The first ``pool`` traces per question from an earlier run's traces.jsonl."""
-    try:
-        rows = read_jsonl(path)
-    except OSError as err:
-        raise UserError(f"cannot read {path}: {err.strerror}") from None
+    rows = read_jsonl(path, {"id": str, "sample": int, "trace": str})
     by_id: dict[str, list[tuple[int, str]]] = defaultdict(list)
     for r in rows:
         by_id[r["id"]].append((r["sample"], r["trace"]))
@@ -133,23 +136,16 @@ def reused_pools(path: str, questions: Sequence[BeliefQuestion], pool: int) -> l
 
 
 def check_config(config: ScaleEvalConfig) -> None:
-    if config.semantics not in SEMANTICS:
-        raise UserError(f"unknown semantics {config.semantics!r}; choose from {', '.join(SEMANTICS)}")
-    if not config.ns or min(config.ns) < 1:
-        raise UserError("--ns must be positive budgets, e.g. 1,2,4,8,16")
+    """What the fields' declared checks cannot see: one field against another."""
     if max(config.ns) > config.pool:
         raise UserError(f"largest N ({max(config.ns)}) exceeds --pool {config.pool}")
-    if config.trials < 1:
-        raise UserError("--trials must be at least 1")
-    if not (0.0 <= config.error_rate <= 1.0 and 0.0 <= config.cluster <= 1.0):
-        raise UserError("--error-rate and --cluster are probabilities in [0, 1]")
 
 
 def make_policy(config: ScaleEvalConfig) -> Any:
     if config.policy == "synthetic":
         return SyntheticPolicy(config.error_rate, config.cluster)
     kwargs = {"dtype": config.dtype} if not config.policy.startswith(("openai:", "vllm:")) else {}
-    backend = load_backend(config.policy, **kwargs)
+    backend = load_backend(config.policy, endpoint=config, **kwargs)
     return BackendPolicy(
         backend, config.temperature, config.max_new_tokens, config.step_tokens, config.with_example, config.batch
     )

@@ -39,10 +39,12 @@ CHAT_ROLES = ("user\n", "assistant\n", "system\n")
 class ScratchSpec:
     """Size of a model trained from scratch (``--model scratch``): a Llama with tied embeddings."""
 
-    hidden: int = field(default=128, metadata={"help": "hidden size"})
-    layers: int = field(default=3, metadata={"help": "transformer blocks"})
-    heads: int = field(default=4, metadata={"help": "attention heads"})
-    vocab: int = field(default=1024, metadata={"help": "byte-level BPE vocabulary trained on the task's texts"})
+    hidden: int = field(default=128, metadata={"help": "hidden size", "ge": 1})
+    layers: int = field(default=3, metadata={"help": "transformer blocks", "ge": 1})
+    heads: int = field(default=4, metadata={"help": "attention heads", "ge": 1})
+    vocab: int = field(
+        default=1024, metadata={"help": "byte-level BPE vocabulary trained on the task's texts", "ge": 1}
+    )
 
 
 def build_scratch(folder: Path, texts: Iterable[str], spec: ScratchSpec, seed: int) -> Path:
@@ -67,8 +69,8 @@ class TrainConfig:
 
     out: str = field(default="runs/train", metadata={"help": "output folder: checkpoints, train_log.jsonl, final/"})
     resume: bool = field(default=False, metadata={"help": "continue from the last checkpoint in --out"})
-    seed: int = field(default=0, metadata={"help": "training seed (sampling, shuffling, initialisation)"})
-    data_seed: int = field(default=0, metadata={"help": "seed of the generated training data"})
+    seed: int = field(default=0, metadata={"help": "training seed (sampling, shuffling, initialisation)", "ge": 0})
+    data_seed: int = field(default=0, metadata={"help": "seed of the generated training data", "ge": 0})
 
 
 def require(module: str, extra: str) -> Any:

@@ -58,18 +58,20 @@ class FormatSFTConfig(TrainConfig):
         default="smollm2-135m", metadata={"help": "model spec or folder to warm-start, or 'scratch' (see --scratch-*)"}
     )
     scratch: ScratchSpec = field(default_factory=ScratchSpec, metadata={"help": "size of a --model scratch"})
-    train_episodes: int = field(default=60, metadata={"help": "unlabeled episodes to take prompts from"})
-    every: int = field(default=2, metadata={"help": "keep every k-th timestep of each episode"})
-    n_particles: int = field(default=1, metadata={"help": "particles per prompt (as in train ssrl)"})
+    train_episodes: int = field(default=60, metadata={"help": "unlabeled episodes to take prompts from", "ge": 1})
+    every: int = field(default=2, metadata={"help": "keep every k-th timestep of each episode", "ge": 1})
+    n_particles: int = field(default=1, metadata={"help": "particles per prompt (as in train ssrl)", "ge": 1})
     prompt_style: str = field(
         default="compact", metadata={"help": "full (paper transcript) | compact (CPU) | relative (scratch models)"}
     )
-    max_steps: int = field(default=40, metadata={"help": "optimizer steps"})
-    batch_size: int = field(default=4, metadata={"help": "rows per optimizer step"})
-    learning_rate: float = field(default=5e-5, metadata={"help": "AdamW learning rate"})
-    save_steps: int = field(default=20, metadata={"help": "checkpoint every N steps"})
-    eval_prompts: int = field(default=8, metadata={"help": "held-out prompts decoded greedily after training"})
-    max_new_tokens: int = field(default=64, metadata={"help": "completion budget of the held-out check"})
+    max_steps: int = field(default=40, metadata={"help": "optimizer steps", "ge": 1})
+    batch_size: int = field(default=4, metadata={"help": "rows per optimizer step", "ge": 1})
+    learning_rate: float = field(default=5e-5, metadata={"help": "AdamW learning rate", "gt": 0})
+    save_steps: int = field(default=20, metadata={"help": "checkpoint every N steps", "ge": 1})
+    eval_prompts: int = field(
+        default=8, metadata={"help": "held-out prompts decoded greedily after training (0: none)", "ge": 0}
+    )
+    max_new_tokens: int = field(default=64, metadata={"help": "completion budget of the held-out check", "ge": 1})
 
 
 def format_task(config: FormatSFTConfig) -> SSRLTask:
@@ -147,12 +149,18 @@ def own_choices(
     a scratch model: its answers became exactly input-independent after 200 steps), and GRPO then
     has no gradient left to make them depend on it. The random model's own preference is a random
     function of the prompt that its architecture computes: fitting it keeps, and sharpens, the
-    answer's dependence on the prompt — still without a label."""
+    answer's dependence on the prompt — still without a label.
+
+    A choice token is replaced by one with the same leading space (the text keeps its form), and
+    never by the choice just before it in the same answer: a goal pair names two objects (an
+    answer of one choice, as QA's letter, is unaffected)."""
     import torch
 
     ids = [tokenizer.convert_tokens_to_ids(tokenizer.tokenize(t))[0] for t in choice_tokens]
+    choice = {i: t.strip() for i, t in zip(ids, choice_tokens)}
+    spaced = {i: t[:1].isspace() for i, t in zip(ids, choice_tokens)}
     positions = [
-        [k for k, t in enumerate(item["input_ids"]) if t in ids and item["completion_mask"][k]] for item in items
+        [k for k, t in enumerate(item["input_ids"]) if t in choice and item["completion_mask"][k]] for item in items
     ]
     with torch.inference_mode():
         for lo in range(0, len(items), batch):
@@ -163,8 +171,13 @@ def own_choices(
             mask = torch.tensor([[1] * len(x["input_ids"]) + [0] * (width - len(x["input_ids"])) for x in chunk])
             logits = model(input_ids=input_ids, attention_mask=mask).logits[:, :, ids]
             for item, where, scores in zip(chunk, positions[lo : lo + batch], logits):
+                previous = None
                 for k in where:
-                    item["input_ids"][k] = ids[int(scores[k - 1].argmax())]
+                    original = item["input_ids"][k]
+                    allowed = [spaced[i] == spaced[original] and choice[i] != previous for i in ids]
+                    ranked = scores[k - 1].masked_fill(~torch.tensor(allowed), float("-inf"))
+                    item["input_ids"][k] = ids[int(ranked.argmax())]
+                    previous = choice[item["input_ids"][k]]
 
 
 def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from typing import Any
 from mindzero.core.config import apply_preset
 from mindzero.core.errors import UserError
 from mindzero.core.results import read_jsonl, write_jsonl
-from mindzero.pbm.data import gold_and_corrupted_rows, questions_from_stories
+from mindzero.pbm.data import STEPWISE_FIELDS, gold_and_corrupted_rows, questions_from_stories
 from mindzero.pbm.model import (
     ProcessBeliefModel,
     encode_trace,
@@ -90,30 +90,40 @@ class PBMConfig(TrainConfig):
     """Options of ``mindzero train pbm``; ``None`` means "take the preset's value"."""
 
     out: str = field(default="runs/pbm", metadata={"help": "output folder: checkpoints, final/, eval/"})
-    seed: int = field(default=0, metadata={"help": "training seed (shuffling order)"})
-    data_seed: int = field(default=0, metadata={"help": "seed of the generated stories and corruptions"})
+    seed: int = field(default=0, metadata={"help": "training seed (shuffling order)", "ge": 0})
+    data_seed: int = field(default=0, metadata={"help": "seed of the generated stories and corruptions", "ge": 0})
     preset: str = field(default="cpu-small", metadata={"help": "cpu-small | gpu-paper (fills unset options)"})
     model: str | None = field(default=None, metadata={"help": "base causal LM: name, folder or hub id (GPU)"})
     data: str | None = field(
         default=None, metadata={"help": "stepwise JSONL (stories pbm-data); None = generate gold + corrupted traces"}
     )
-    stories: int | None = field(default=None, metadata={"help": "stories to generate when --data is not given"})
-    lengths: list[int] = field(default_factory=lambda: [1], metadata={"help": "chapters per generated story"})
-    corruptions: int = field(default=2, metadata={"help": "corrupted traces per question (besides the gold one)"})
-    heldout_fraction: float = field(default=0.15, metadata={"help": "fraction of stories held out for eval"})
-    epochs: float | None = field(default=None, metadata={"help": "passes over the training rows"})
-    max_steps: int = field(default=-1, metadata={"help": "optimizer steps (overrides --epochs when > 0)"})
-    learning_rate: float | None = field(default=None, metadata={"help": "AdamW learning rate"})
-    batch_size: int | None = field(default=None, metadata={"help": "traces per device per micro-batch"})
-    grad_accum: int | None = field(default=None, metadata={"help": "micro-batches per optimizer step"})
-    max_length: int | None = field(default=None, metadata={"help": "tokens per trace (problem cut first)"})
+    stories: int | None = field(
+        default=None, metadata={"help": "stories to generate when --data is not given", "ge": 1}
+    )
+    lengths: list[int] = field(
+        default_factory=lambda: [1], metadata={"help": "chapters per generated story", "choices": (1, 2, 3)}
+    )
+    corruptions: int = field(
+        default=2, metadata={"help": "corrupted traces per question (besides the gold one)", "ge": 0}
+    )
+    heldout_fraction: float = field(
+        default=0.15, metadata={"help": "fraction of stories held out for eval", "gt": 0, "lt": 1}
+    )
+    epochs: float | None = field(default=None, metadata={"help": "passes over the training rows", "gt": 0})
+    max_steps: int = field(
+        default=-1, metadata={"help": "optimizer steps (overrides --epochs when > 0; -1: use --epochs)", "ge": -1}
+    )
+    learning_rate: float | None = field(default=None, metadata={"help": "AdamW learning rate", "gt": 0})
+    batch_size: int | None = field(default=None, metadata={"help": "traces per device per micro-batch", "ge": 1})
+    grad_accum: int | None = field(default=None, metadata={"help": "micro-batches per optimizer step", "ge": 1})
+    max_length: int | None = field(default=None, metadata={"help": "tokens per trace (problem cut first)", "ge": 1})
     bf16: bool | None = field(default=None, metadata={"help": "bfloat16 mixed precision"})
     gradient_checkpointing: bool | None = field(default=None, metadata={"help": "trade compute for memory"})
     train_layers: int | None = field(
-        default=None, metadata={"help": "train only the top N transformer blocks + head (0 = all weights)"}
+        default=None, metadata={"help": "train only the top N transformer blocks + head (0 = all weights)", "ge": 0}
     )
-    save_steps: int | None = field(default=None, metadata={"help": "checkpoint every N optimizer steps"})
-    eval_batch_size: int = field(default=8, metadata={"help": "traces per forward pass in the held-out eval"})
+    save_steps: int | None = field(default=None, metadata={"help": "checkpoint every N optimizer steps", "ge": 1})
+    eval_batch_size: int = field(default=8, metadata={"help": "traces per forward pass in the held-out eval", "ge": 1})
 
 
 def resolve_config(config: PBMConfig) -> PBMConfig:
@@ -121,10 +131,6 @@ def resolve_config(config: PBMConfig) -> PBMConfig:
     config = apply_preset(config, PRESETS)
     if config.data is not None and not Path(config.data).is_file():
         raise UserError(f"no such stepwise file: {config.data} (make one with `mindzero stories pbm-data`)")
-    if not 0.0 < config.heldout_fraction < 1.0:
-        raise UserError("--heldout-fraction must be in (0, 1)")
-    if any(v not in (1, 2, 3) for v in config.lengths):
-        raise UserError("--lengths must be among 1, 2, 3")
     return config
 
 
@@ -139,11 +145,7 @@ def split_rows(rows: list[dict], fraction: float, seed: int) -> tuple[list[dict]
 def load_rows(config: PBMConfig) -> list[dict]:
     """Stepwise rows from --data, or gold + corrupted traces of freshly generated stories."""
     if config.data is not None:
-        rows = read_jsonl(config.data)
-        bad = [i for i, r in enumerate(rows) if not {"prompt", "completions", "labels", "question_order"} <= set(r)]
-        if bad:
-            raise UserError(f"{config.data}: row {bad[0]} is not a stepwise row (prompt, completions, labels, ...)")
-        return rows
+        return read_jsonl(config.data, STEPWISE_FIELDS, hint="make one with `mindzero stories pbm-data`")
     stories = generate_stories(config.stories, config.data_seed, tuple(config.lengths), progress=True)
     return gold_and_corrupted_rows(questions_from_stories(stories), config.corruptions, config.data_seed)
 

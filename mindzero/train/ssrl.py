@@ -8,8 +8,9 @@ tasks (``assist``) and the log-likelihood of the actions under the chosen option
 Presets fill every option left unset (precedence: dataclass default < preset < ``--config`` YAML
 < explicit flags):
 
-- ``gpu-paper``: App. A.1 — lr 1e-6, KL β 1e-2, weight decay 1e-2, max grad norm 1.0, bf16,
-  16 rollouts per prompt, batch 32 (prompts per step), vLLM generation; full paper prompts.
+- ``gpu-paper``: App. A.1 — Qwen3-VL-4B (GridWorld; Qwen3-VL-8B, and Qwen3-4B / Llama-3.1-8B for
+  text domains, by ``--model``), lr 1e-6, KL β 1e-2, weight decay 1e-2, max grad norm 1.0, bf16,
+  32 rollouts per prompt, 32 prompts per step, vLLM generation; full paper prompts (Figs. 7, 11).
 - ``cpu-small``: SmolLM2-135M-Instruct on CPU — compact prompts, 4 rollouts of ≤ 8 (QA) or
   ≤ 64 (assist) tokens, 2 prompts per step, 40 steps, lr 2e-5 (high enough that 40 Adam steps
   visibly change a 135 M model; one step takes about a minute on 2 shared cores), fp32.
@@ -34,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from mindzero.core.config import apply_preset
+from mindzero.core.config import apply_preset, validate
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.parsing import ParseCounter
@@ -43,7 +44,7 @@ from mindzero.domains import get_domain
 from mindzero.domains.base import TrainData
 from mindzero.domains.reward import SSRLReward
 from mindzero.llm import TransformersBackend
-from mindzero.llm.models import resolve_model
+from mindzero.llm.models import load_language_model, resolve_model
 from mindzero.tasks.curves import assist_decisions, score_assist, score_qa
 from mindzero.train.base import (
     SCRATCH,
@@ -74,14 +75,14 @@ ABLATIONS: dict[str, RewardConfig] = {
 
 PRESETS: dict[str, dict[str, Any]] = {
     "gpu-paper": {
-        "model": "Qwen/Qwen2.5-VL-7B-Instruct",
+        "model": "Qwen/Qwen3-VL-4B-Instruct",  # a local folder of it on the GPU machine; or Qwen3-VL-8B
         "prompt_style": "full",
         "learning_rate": 1e-6,
         "beta": 1e-2,
         "weight_decay": 1e-2,
         "max_grad_norm": 1.0,
         "bf16": True,
-        "num_generations": 16,
+        "num_generations": 32,  # App. A: "32 rollout samples per prompt", rollout batch 32
         "prompts_per_step": 32,
         "micro_batch": 8,
         "max_completion_length": 512,
@@ -144,62 +145,82 @@ class SSRLConfig(TrainConfig):
     out: str = field(default="runs/ssrl", metadata={"help": "output folder: checkpoints, train_log.jsonl, final/"})
     domain: str = field(default="gridworld", metadata={"help": "domain whose task is trained (gridworld)"})
     task: str = field(default="qa", metadata={"help": "qa (answer a letter) | assist (goal particles per timestep)"})
-    preset: str = field(default="cpu-small", metadata={"help": "cpu-small | gpu-paper (fills unset options)"})
+    preset: str = field(
+        default="cpu-small", metadata={"help": "cpu-small | gpu-paper (fills unset options)", "choices": tuple(PRESETS)}
+    )
     model: str | None = field(default=None, metadata={"help": "model spec or folder (preset: smollm2-135m on CPU)"})
     data: str | None = field(
         default=None, metadata={"help": "QA training JSONL (qa-data train.jsonl); None = generate --train-episodes"}
     )
-    train_episodes: int | None = field(default=None, metadata={"help": "episodes to generate training rows from"})
-    every: int = field(default=2, metadata={"help": "assist: keep every k-th timestep of each episode"})
-    n_particles: int = field(default=1, metadata={"help": "assist: particles requested per prompt"})
+    train_episodes: int | None = field(
+        default=None, metadata={"help": "episodes to generate training rows from", "ge": 1}
+    )
+    every: int = field(default=2, metadata={"help": "assist: keep every k-th timestep of each episode", "ge": 1})
+    n_particles: int = field(default=1, metadata={"help": "assist: particles requested per prompt", "ge": 1})
     prompt_style: str | None = field(default=None, metadata={"help": "full (paper transcript) | compact (CPU)"})
     ablation: str = field(
-        default="none", metadata={"help": "reward ablation (paper Table 2): none | no-prior | single | no-entropy"}
+        default="none",
+        metadata={
+            "help": "reward ablation (paper Table 2): none | no-prior | single | no-entropy",
+            "choices": tuple(ABLATIONS),
+        },
     )
     human: HumanParams = field(
         default_factory=HumanParams, metadata={"help": "the human model of the reward's likelihood"}
     )
-    max_steps: int | None = field(default=None, metadata={"help": "optimizer steps"})
-    prompts_per_step: int | None = field(default=None, metadata={"help": "distinct prompts per optimizer step"})
-    num_generations: int | None = field(default=None, metadata={"help": "rollouts per prompt (GRPO group size)"})
+    max_steps: int | None = field(default=None, metadata={"help": "optimizer steps", "ge": 1})
+    prompts_per_step: int | None = field(
+        default=None, metadata={"help": "distinct prompts per optimizer step", "ge": 1}
+    )
+    num_generations: int | None = field(
+        default=None, metadata={"help": "rollouts per prompt (GRPO group size)", "ge": 2}
+    )
     micro_batch: int | None = field(
         default=None,
-        metadata={"help": "completions per device per forward/backward (0 = the whole step; rest accumulated)"},
+        metadata={
+            "help": "completions per device per forward/backward (0 = the whole step; rest accumulated)",
+            "ge": 0,
+        },
     )
-    max_completion_length: int | None = field(default=None, metadata={"help": "completion tokens per rollout"})
-    temperature: float | None = field(default=None, metadata={"help": "sampling temperature of rollouts"})
-    learning_rate: float | None = field(default=None, metadata={"help": "AdamW learning rate"})
-    beta: float | None = field(default=None, metadata={"help": "KL coefficient against the reference model"})
-    weight_decay: float | None = field(default=None, metadata={"help": "AdamW weight decay"})
-    max_grad_norm: float | None = field(default=None, metadata={"help": "gradient clipping norm"})
+    max_completion_length: int | None = field(default=None, metadata={"help": "completion tokens per rollout", "ge": 1})
+    temperature: float | None = field(default=None, metadata={"help": "sampling temperature of rollouts", "ge": 0})
+    learning_rate: float | None = field(default=None, metadata={"help": "AdamW learning rate", "gt": 0})
+    beta: float | None = field(default=None, metadata={"help": "KL coefficient against the reference model", "ge": 0})
+    weight_decay: float | None = field(default=None, metadata={"help": "AdamW weight decay", "ge": 0})
+    max_grad_norm: float | None = field(default=None, metadata={"help": "gradient clipping norm", "gt": 0})
     bf16: bool | None = field(default=None, metadata={"help": "bfloat16 mixed precision"})
     use_vllm: bool | None = field(default=None, metadata={"help": "generate rollouts with vLLM (GPU)"})
     gradient_checkpointing: bool | None = field(default=None, metadata={"help": "trade compute for memory"})
     lora: bool = field(default=False, metadata={"help": "train a LoRA adapter (peft) instead of all weights"})
-    lora_r: int = field(default=16, metadata={"help": "LoRA rank"})
-    lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha"})
-    save_steps: int | None = field(default=None, metadata={"help": "checkpoint every N steps"})
+    lora_r: int = field(default=16, metadata={"help": "LoRA rank", "ge": 1})
+    lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha", "ge": 1})
+    save_steps: int | None = field(default=None, metadata={"help": "checkpoint every N steps", "ge": 1})
     scratch: ScratchSpec = field(default_factory=ScratchSpec, metadata={"help": "size of a --model scratch"})
     format_steps: int | None = field(
         default=None,
-        metadata={"help": "--model scratch: label-free format warm start steps (random answers) before GRPO"},
+        metadata={"help": "--model scratch: label-free format warm start steps (random answers) before GRPO", "ge": 0},
     )
     eval_every: int | None = field(
-        default=None, metadata={"help": "held-out learning curve every N steps into OUT/curves.jsonl (0 = off)"}
+        default=None,
+        metadata={"help": "held-out learning curve every N steps into OUT/curves.jsonl (0 = off)", "ge": 0},
     )
-    eval_questions: int = field(default=300, metadata={"help": "qa: held-out questions of the learning curve"})
-    eval_episodes: int = field(default=12, metadata={"help": "assist: held-out episodes of the learning curve"})
-    eval_seed: int = field(default=12345, metadata={"help": "seed of the held-out curve's questions and episodes"})
+    eval_questions: int = field(default=300, metadata={"help": "qa: held-out questions of the learning curve", "ge": 1})
+    eval_episodes: int = field(
+        default=12, metadata={"help": "assist: held-out episodes of the learning curve", "ge": 1}
+    )
+    eval_seed: int = field(
+        default=12345, metadata={"help": "seed of the held-out curve's questions and episodes", "ge": 0}
+    )
 
 
 def resolve_config(config: SSRLConfig) -> SSRLConfig:
     """Fill unset options from the preset and check the values a user can get wrong."""
+    validate(config)
     config = apply_preset(config, PRESETS)
+    validate(config)  # the preset's values too
     tasks = get_domain(config.domain).tasks
     if config.task not in tasks:
         raise UserError(f"unknown task {config.task!r} of domain {config.domain}; choose from {', '.join(tasks)}")
-    if config.ablation not in ABLATIONS:
-        raise UserError(f"unknown ablation {config.ablation!r}; choose from {', '.join(ABLATIONS)}")
     if config.max_completion_length is None:
         config = replace(config, max_completion_length=tasks[config.task].completion_tokens)
     styles = get_domain(config.domain).prompt_styles
@@ -207,8 +228,6 @@ def resolve_config(config: SSRLConfig) -> SSRLConfig:
         raise UserError(f"unknown prompt style {config.prompt_style!r}; use one of {', '.join(styles)}")
     if config.model == SCRATCH and not config.format_steps:
         raise UserError("--model scratch needs --format-steps > 0: a random model writes no answer GRPO can rank")
-    if config.num_generations < 2:
-        raise UserError("GRPO needs at least 2 rollouts per prompt (--num-generations)")
     if config.data is not None and not Path(config.data).is_file():
         raise UserError(f"no such training file: {config.data} (make one with `mindzero gridworld qa-data`)")
     return config
@@ -342,6 +361,10 @@ def _step_row(reward: TrackedReward, started: float):
 def grpo_args(config: SSRLConfig, out: Path) -> Any:
     """The TRL :class:`GRPOConfig` of a resolved config (one optimizer step = one generation batch)."""
     trl = require("trl", "llm")
+    import torch
+
+    if config.bf16 and not torch.cuda.is_available():
+        raise UserError("--bf16 needs a CUDA GPU; on CPU pass --bf16 false (the cpu-* presets do)")
     per_step = config.prompts_per_step * config.num_generations
     world = int(os.environ.get("WORLD_SIZE", "1"))
     micro = config.micro_batch or per_step // world
@@ -467,7 +490,6 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     model_path = None if scratch else resolve_model(config.model)  # a wrong path fails before the slow imports
     require("trl", "llm")
     import datasets
-    from transformers import AutoModelForCausalLM
     from trl import GRPOTrainer
 
     out.mkdir(parents=True, exist_ok=True)
@@ -477,7 +499,7 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     if scratch:
         model_path = format_warm_start(config)
     tokenizer = load_tokenizer(model_path, padding_side="left")
-    model = AutoModelForCausalLM.from_pretrained(str(model_path), dtype=torch_dtype(config.bf16))
+    model = load_language_model(model_path, torch_dtype(config.bf16))
     peft_config = None
     if config.lora:
         from peft import LoraConfig

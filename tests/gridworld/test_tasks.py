@@ -172,12 +172,12 @@ def test_cli_human_tau_changes_simulation_and_likelihood(tmp_path):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["gridworld", "assist", "--reasoner", "psychic"], "unknown reasoner 'psychic'"),
-        (["gridworld", "assist", "--family", "mountains"], "unknown layout family"),
-        (["gridworld", "qa-eval", "--data", "/nonexistent.jsonl"], "no such questions file"),
-        (["gridworld", "assist", "--n-objects", "30", "--size", "5"], "impossible config"),
+        (["gridworld", "assist", "--reasoner", "psychic"], "--reasoner must be one of none, random, oracle"),
+        (["gridworld", "assist", "--family", "mountains"], "--family must be one of empty, obstacles10"),
+        (["gridworld", "qa-eval", "--data", "/nonexistent.jsonl"], "/nonexistent.jsonl: file not found"),
+        (["gridworld", "assist", "--n-objects", "10", "--size", "5"], "impossible config"),
         (["gridworld", "assist", "--layouts", "BAD"], "line 5, column 4: unknown color 'mauve'"),
-        (["gridworld", "assist", "--layouts", "/nonexistent-dir"], "cannot read layout"),
+        (["gridworld", "assist", "--layouts", "/nonexistent-dir"], "/nonexistent-dir: file not found"),
     ],
 )
 def test_cli_bad_input_is_one_line_error(argv, message, tmp_path, capsys):

@@ -18,7 +18,8 @@ class FakeOpenAIServer(ThreadingHTTPServer):
     """An OpenAI-compatible server on 127.0.0.1 whose 'model' is deterministic and character-level.
 
     Completions are pseudo-random letters seeded by (prompt, seed, choice index); ``fail_next``
-    answers the next requests with HTTP 503; ``delay`` stalls every answer (for timeouts).
+    answers the next requests with HTTP 503; ``delay`` stalls every answer (for timeouts); ``reply``
+    replaces every completion answer with that JSON value (for malformed answers).
     """
 
     model = "fake-model"
@@ -29,6 +30,10 @@ class FakeOpenAIServer(ThreadingHTTPServer):
         self.fail_next = 0
         self.delay = 0.0
         self.max_choices: int | None = None  # answer at most this many choices (llama.cpp ignores n)
+        self.reply: Any = None
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Stay quiet when a client that timed out has left (the late answer hits a closed socket)."""
 
     @property
     def url(self) -> str:
@@ -52,6 +57,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.server.requests.append((self.path, body))
         if self.server.delay:
             time.sleep(self.server.delay)
+        if self.server.reply is not None:
+            self._send(200, self.server.reply)
+            return
         if self.server.fail_next > 0:
             self.server.fail_next -= 1
             self._send(503, {"error": {"message": "server overloaded"}})
@@ -100,7 +108,7 @@ class _Handler(BaseHTTPRequestHandler):
             },
         )
 
-    def _send(self, status: int, payload: dict[str, Any]) -> None:
+    def _send(self, status: int, payload: Any) -> None:
         data = json.dumps(payload).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")

@@ -8,8 +8,10 @@ import socket
 import pytest
 from fake_openai_server import FakeOpenAIServer, char_logprob
 
+from mindzero.cli import main
 from mindzero.core.errors import UserError
-from mindzero.llm import OpenAIBackend, load_backend
+from mindzero.llm import EndpointOptions, OpenAIBackend, load_backend
+from mindzero.llm.openai_backend import RETRIES
 
 
 def fast(server: FakeOpenAIServer, **kw: object) -> OpenAIBackend:
@@ -96,7 +98,7 @@ def test_server_returning_fewer_choices_is_asked_again(openai_server: FakeOpenAI
 
 def test_answer_without_choices_is_an_error(openai_server: FakeOpenAIServer) -> None:
     openai_server.max_choices = 0
-    with pytest.raises(UserError, match="answered without choices"):
+    with pytest.raises(UserError, match="answered with no usable completions"):
         fast(openai_server).generate(["q"], n=2, max_new_tokens=3)
     assert len(openai_server.requests) == 1
 
@@ -144,7 +146,7 @@ def test_closed_port_is_retried_then_reported(caplog: pytest.LogCaptureFixture) 
     url = f"http://127.0.0.1:{port}/v1"
     with caplog.at_level(logging.WARNING, logger="mindzero.llm.openai_backend"):
         with pytest.raises(UserError) as err:
-            load_backend(f"openai:{url}#m", backoff=0.001, max_retries=2).generate(["q"], max_new_tokens=2)
+            load_backend(f"openai:{url}#m", EndpointOptions(retries=2), backoff=0.001).generate(["q"], max_new_tokens=2)
     message = str(err.value)
     assert message.startswith(f"cannot reach OpenAI-compatible endpoint {url}/completions after 3 attempts")
     assert "Connection refused" in message and "\n" not in message
@@ -160,3 +162,47 @@ def test_bad_arguments_are_user_errors(openai_server: FakeOpenAIServer) -> None:
     with pytest.raises(UserError, match="http:// or https://"):
         OpenAIBackend("127.0.0.1:8000/v1", "m")
     assert openai_server.requests == []
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        {"choices": "nope"},
+        {"choices": [{"index": 0, "text": 5}]},
+        {"choices": [{"text": "a"}], "usage": {"prompt_tokens": "many"}},
+        [1, 2],
+        "text",
+    ],
+)
+def test_malformed_answers_are_one_line_errors_naming_the_endpoint(openai_server: FakeOpenAIServer, reply) -> None:
+    openai_server.reply = reply
+    with pytest.raises(UserError) as err:
+        fast(openai_server).generate(["q"], max_new_tokens=3)
+    assert f"endpoint {openai_server.url}/completions answered with" in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_default_timeouts_report_a_dead_server_within_about_30_seconds() -> None:
+    backend = OpenAIBackend("http://127.0.0.1:9/v1", "m")
+    waits = sum(min(backend.max_backoff, backend.backoff * 2**k) for k in range(RETRIES))
+    assert backend.max_retries == RETRIES and backend.timeout * (RETRIES + 1) + waits <= 32
+
+
+def test_cli_request_timeout_and_retries_reach_the_backend(openai_server: FakeOpenAIServer, tmp_path, capsys) -> None:
+    """A server that accepts the request and never answers in time: one line after 2 short attempts."""
+    openai_server.delay = 1.0
+    argv = ["gridworld", "assist", "--reasoner", "llm", "--model", f"openai:{openai_server.url}#fake-model"]
+    argv += ["--episodes", "1", "--seeds", "1", "--max-steps", "2", "--out", str(tmp_path)]
+    assert main([*argv, "--request-timeout", "0.1", "--retries", "1"]) == 2
+    err = capsys.readouterr().err.split("\r")[-1].strip()  # after the progress bar
+    assert err.startswith("mindzero: error: cannot reach OpenAI-compatible endpoint") and "after 2 attempts" in err
+    assert len(openai_server.requests) == 2 and "\n" not in err
+
+
+def test_cli_malformed_answer_is_one_line(openai_server: FakeOpenAIServer, tmp_path, capsys) -> None:
+    openai_server.reply = {"choices": "nope"}
+    argv = ["gridworld", "assist", "--reasoner", "llm", "--model", f"openai:{openai_server.url}#fake-model"]
+    assert main([*argv, "--episodes", "1", "--seeds", "1", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.split("\r")[-1].strip()  # after the progress bar
+    assert err.startswith(f"mindzero: error: endpoint {openai_server.url}/") and "\n" not in err
+    assert not list(tmp_path.iterdir())

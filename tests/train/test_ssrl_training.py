@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -141,7 +142,7 @@ def test_tracked_reward_groups_and_failures() -> None:
 
 def test_presets_fill_only_unset_options() -> None:
     cfg = resolve_config(SSRLConfig(preset="gpu-paper", learning_rate=3e-6))
-    assert cfg.learning_rate == 3e-6 and cfg.beta == 1e-2 and cfg.num_generations == 16 and cfg.use_vllm
+    assert cfg.learning_rate == 3e-6 and cfg.beta == 1e-2 and cfg.num_generations == 32 and cfg.use_vllm
     assert cfg.prompts_per_step == 32 and cfg.bf16 and cfg.weight_decay == 1e-2 and cfg.max_grad_norm == 1.0
     small = resolve_config(SSRLConfig(task="assist"))
     assert small.model == "smollm2-135m" and small.prompt_style == "compact"
@@ -155,11 +156,11 @@ def test_presets_fill_only_unset_options() -> None:
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        ({"preset": "tpu"}, "unknown preset"),
+        ({"preset": "tpu"}, "--preset must be one of"),
         ({"task": "chess"}, "unknown task"),
         ({"domain": "chess"}, "unknown domain"),
-        ({"ablation": "no-likelihood"}, "unknown ablation"),
-        ({"num_generations": 1}, "at least 2 rollouts"),
+        ({"ablation": "no-likelihood"}, "--ablation must be one of"),
+        ({"num_generations": 1}, "--num-generations must be at least 2"),
         ({"data": "/no/such.jsonl"}, "no such training file"),
     ],
 )
@@ -194,3 +195,48 @@ def test_cli_help_and_errors(tmp_path: Path) -> None:
         text=True,
     )
     assert no_model.returncode == 2 and "--model" in no_model.stderr
+
+
+def _tiny_qwen3_vl(tiny_model_dir: Path, path: Path) -> Path:
+    """A random Qwen3-VL (the paper's GridWorld backbone architecture) of ~100 k parameters."""
+    import torch
+    from transformers import AutoTokenizer, Qwen3VLConfig, Qwen3VLForConditionalGeneration
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
+    ids = {k: getattr(tokenizer, f"{k}_token_id") for k in ("bos", "eos", "pad")}
+    text = dict(hidden_size=32, intermediate_size=64, num_hidden_layers=1, num_attention_heads=2, head_dim=16)
+    text |= dict(vocab_size=len(tokenizer), num_key_value_heads=2, **{f"{k}_token_id": v for k, v in ids.items()})
+    text["rope_scaling"] = {"rope_type": "default", "mrope_section": [2, 3, 3]}
+    vision = dict(depth=1, hidden_size=32, intermediate_size=64, num_heads=2, out_hidden_size=32)
+    torch.manual_seed(0)
+    model = Qwen3VLForConditionalGeneration(Qwen3VLConfig(text_config=text, vision_config=vision))
+    model.save_pretrained(path)
+    tokenizer.save_pretrained(path)
+    return path
+
+
+def test_gpu_paper_preset_checks_and_runs_a_vision_language_backbone(
+    tiny_model_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The gpu-paper path with a local Qwen3-VL folder: its batch arithmetic over processes, the
+    one-line error without vLLM, and (vLLM and bf16 off, as on this CPU) a GRPO step."""
+    vl = _tiny_qwen3_vl(tiny_model_dir, tmp_path / "qwen3-vl")
+    config = resolve_config(SSRLConfig(preset="gpu-paper", model=str(vl), out=str(tmp_path / "run")))
+    with pytest.raises(UserError, match="--bf16 needs a CUDA GPU"):
+        ssrl.grpo_args(config, tmp_path / "run")
+    config = replace(config, bf16=False)  # this CPU; the arithmetic below is the GPU run's
+    monkeypatch.setenv("WORLD_SIZE", "4")
+    args = ssrl.grpo_args(config, tmp_path / "run")
+    assert (args.per_device_train_batch_size, args.gradient_accumulation_steps) == (8, 32)  # 32 x 32 / (8 x 4)
+    with pytest.raises(UserError, match="micro batches of 7 on 4"):
+        ssrl.grpo_args(replace(config, micro_batch=7), tmp_path / "run")
+    monkeypatch.delenv("WORLD_SIZE")
+    monkeypatch.setitem(sys.modules, "vllm", None)
+    with pytest.raises(UserError, match="needs vllm"):
+        train_ssrl(config)
+    cpu = dict(use_vllm=False, gradient_checkpointing=False, num_generations=2, prompts_per_step=2)
+    cpu |= dict(micro_batch=2, max_steps=1, max_completion_length=4, train_episodes=2, eval_every=0, task="qa")
+    summary = train_ssrl(replace(config, prompt_style="compact", **cpu))
+    assert summary["steps"] == 1 and (Path(summary["final_model"]) / "config.json").is_file()
+    saved = json.loads((Path(summary["final_model"]) / "config.json").read_text())
+    assert saved["architectures"] == ["Qwen3VLForConditionalGeneration"]

@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.parsing import ParseResult
 from mindzero.core.posterior import Posterior
@@ -33,6 +32,7 @@ from mindzero.envs.gridworld.episodes import (
 )
 from mindzero.envs.gridworld.helper import HelperPlanner
 from mindzero.envs.gridworld.human import HumanModel, human_first_object
+from mindzero.envs.gridworld.layout import FAMILIES
 from mindzero.envs.gridworld.world import Action, Goal, Observation, WorldState, goal_achieved, goal_pairs, step
 from mindzero.inference.base import Reasoner
 from mindzero.inference.gridworld import BASELINE_REASONERS, make_reasoner
@@ -45,22 +45,22 @@ HELDOUT_STREAM = 7_000_001
 class EpisodeConfig:
     """Which GridWorld episodes a benchmark runs (paper: 20 per seed on U(0, 20)-obstacle layouts)."""
 
-    episodes: int = field(default=20, metadata={"help": "episodes per seed"})
-    episode_seed: int = field(default=0, metadata={"help": "seed of the episode generator"})
-    family: str | None = field(default=None, metadata={"help": "layout family; None = U(0,20) obstacles"})
+    episodes: int = field(default=20, metadata={"help": "episodes per seed", "ge": 1})
+    episode_seed: int = field(default=0, metadata={"help": "seed of the episode generator", "ge": 0})
+    family: str | None = field(
+        default=None, metadata={"help": "layout family; None = U(0,20) obstacles", "choices": tuple(FAMILIES)}
+    )
     layouts: str | None = field(default=None, metadata={"help": "layout file or folder of *.txt layouts"})
-    size: int = field(default=10, metadata={"help": "grid width and height of generated layouts"})
-    n_objects: int = field(default=8, metadata={"help": "objects per generated layout"})
+    size: int = field(default=10, metadata={"help": "grid width and height of generated layouts", "ge": 1})
+    n_objects: int = field(
+        default=8, metadata={"help": "objects per generated layout (a goal is a pair of them)", "ge": 2, "le": 10}
+    )
 
 
 def episodes(config: EpisodeConfig) -> list[Episode]:
     """The benchmark's episodes: on the user's layouts when given, else generated."""
-    if config.episodes < 1:
-        raise UserError(f"--episodes must be at least 1, got {config.episodes}")
     if config.layouts:
         return episodes_on_layouts(load_layouts(config.layouts), config.episodes, config.episode_seed)
-    if config.n_objects < 2:
-        raise UserError(f"--n-objects must be at least 2 (a goal is a pair of objects), got {config.n_objects}")
     return generate_episodes(
         config.episodes, config.episode_seed, config.family, n_objects=config.n_objects, size=config.size
     )

@@ -49,13 +49,28 @@ DATA_HUMAN = HumanParams(epsilon=0.0)
 PROMPT_STYLES = ("full", "compact", "relative")
 
 
+#: The fields of a question row (``train.jsonl``, ``test.jsonl``) that answering it reads.
+QUESTION_FIELDS = {
+    "id": str,
+    "split": str,
+    "question_type": int,
+    "answer": str,
+    "question": str,
+    "layout": str,
+    "goal": list,
+    "actions": list,
+    "given_object": int,
+    "choice_goals": list,
+}
+
+
 @dataclass
 class QADataConfig:
     """Defaults of ``mindzero gridworld qa-data`` (paper: 800 train / 100 test episodes)."""
 
-    train_episodes: int = field(default=800, metadata={"help": "training episodes (3 questions each)"})
-    test_episodes: int = field(default=100, metadata={"help": "test episodes, split over the 3 test splits"})
-    seed: int = field(default=0, metadata={"help": "generator seed"})
+    train_episodes: int = field(default=800, metadata={"help": "training episodes (3 questions each)", "ge": 1})
+    test_episodes: int = field(default=100, metadata={"help": "test episodes, split over the 3 test splits", "ge": 1})
+    seed: int = field(default=0, metadata={"help": "generator seed", "ge": 0})
     images: bool = field(default=True, metadata={"help": "render a PNG per question"})
 
 

@@ -185,7 +185,9 @@ class AssistTask:
     """Goal particles at a timestep of an unlabeled episode; reward = paper Eq. 4."""
 
     kind = "assist"
-    choice_tokens: tuple[str, ...] = ()  # the warm start's random particles teach copying scene objects
+    #: object letters of the letter form (the first one starts the answer, the others follow a space);
+    #: JSON particles name colours and shapes, which a warm start teaches to copy from the scene
+    choice_tokens = (*OBJECT_LETTERS[:8], *(" " + x for x in OBJECT_LETTERS[:8]))
     columns = ("layout", "actions", "n_particles")
     completion_tokens = 64  # one JSON particle is about 45 tokens (a letter-form one 4 with a scratch tokenizer)
 

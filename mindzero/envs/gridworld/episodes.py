@@ -13,8 +13,17 @@ from pathlib import Path
 import numpy as np
 
 from mindzero.core.errors import UserError
+from mindzero.core.results import read_text
 from mindzero.envs.gridworld.human import HumanModel
-from mindzero.envs.gridworld.layout import COLORS, FAMILIES, SHAPES, Layout, generate_layout, parse_layout
+from mindzero.envs.gridworld.layout import (
+    COLORS,
+    FAMILIES,
+    SHAPES,
+    Layout,
+    check_reachable,
+    generate_layout,
+    parse_layout,
+)
 from mindzero.envs.gridworld.world import Action, Goal, WorldState, goal_achieved, step
 
 
@@ -87,13 +96,9 @@ def load_layouts(path: str | Path) -> list[Layout]:
     files = sorted(path.glob("*.txt")) if path.is_dir() else [path]
     if not files:
         raise UserError(f"no layout files (*.txt) in {path}")
-    layouts = []
-    for file in files:
-        try:
-            text = file.read_text(encoding="utf-8")
-        except OSError as err:
-            raise UserError(f"cannot read layout {file}: {err.strerror}") from None
-        layouts.append(parse_layout(text, name=str(file)))
+    layouts = [parse_layout(read_text(file), name=str(file)) for file in files]
+    for layout in layouts:
+        check_reachable(layout)
     return layouts
 
 

@@ -268,6 +268,16 @@ def parse_layout(text: str, name: str = "") -> Layout:
     )
 
 
+def check_reachable(layout: Layout) -> None:
+    """Reject a layout whose human cannot walk to every object: its goals could never be reached
+    and every episode would only run out of ticks."""
+    start = layout.index(layout.human_start)
+    for k, cell in enumerate(layout.object_cells):
+        if layout.dist(start, layout.index(cell)) >= UNREACHABLE:
+            name = layout.name or "layout"
+            raise UserError(f"{name}: the human cannot reach object {k} ({layout.objects[k].label})")
+
+
 #: Layout families of the paper's generator: number of obstacles.
 FAMILIES = {"empty": 0, "obstacles10": 10, "obstacles15": 15, "obstacles20": 20}
 
