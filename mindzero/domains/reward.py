@@ -4,7 +4,11 @@ A task supplies, per prompt, a :class:`~mindzero.domains.base.RewardContext`: lo
 log-priors over its hypothesis space and the parser of a completion. Scoring a completion is then
 a parse and paper Eq. 4 over its few particles (:func:`~mindzero.core.reward.ssrl_reward`); a
 completion that does not parse gets :func:`~mindzero.core.reward.failure_reward`, strictly below
-every valid one. Contexts are built once per distinct prompt of a call (GRPO repeats each prompt
+every valid one. In a trainer's call, a failure gets ``failure_margin`` below the worst *valid
+completion of the same prompt in that call* instead (when there is one): GRPO compares only those,
+and the space-wide floor — often 100 nats lower — let the one failure of a group dominate its
+advantages (a cpu-tiny run then mostly learned to avoid failures by turning deterministic).
+Contexts are built once per distinct prompt of a call (GRPO repeats each prompt
 ``num_generations`` times), from the dataset columns the task names.
 """
 
@@ -75,7 +79,21 @@ class SSRLReward:
                     context = contexts[key] = self.context(dict(zip(names, values)))
                 last = values
             rewards.append(self.score_in(completion, context))
-        return rewards
+        return self._failures_below_group(rewards, cells)
+
+    def _failures_below_group(self, rewards: list[float], cells: list[Sequence[Any]]) -> list[float]:
+        """Each failure's reward: ``failure_margin`` below the worst valid reward of its prompt's
+        completions in this call, or the space-wide floor when none of them is valid."""
+        worst: dict[tuple, float] = {}
+        keys = [tuple(map(_freeze, values)) for values in zip(*cells)] if cells else [()] * len(rewards)
+        for key, reward, result in zip(keys, rewards, self.results):
+            if result.ok:
+                worst[key] = min(reward, worst.get(key, reward))
+        margin = self.config.failure_margin
+        return [
+            worst[key] - margin if not result.ok and key in worst else reward
+            for key, reward, result in zip(keys, rewards, self.results)
+        ]
 
 
 def compute_score(data_source: str, solution_str: str, ground_truth=None, extra_info: dict | None = None) -> float:

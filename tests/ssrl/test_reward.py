@@ -212,6 +212,17 @@ def test_qa_reward_and_trl_signature():
     )
     assert out == [pytest.approx(b), pytest.approx(a)]
     assert [r.answer for r in reward.results] == [1, 0]  # the option each completion chose
+    # two prompts in one call: each failure sits a margin below its own prompt's worst valid answer
+    other = goal_logliks(layout, actions[:-1], HUMAN)
+    mixed = reward(
+        ["p"] * 5,
+        ["(a)", "junk", "(b)", "junk", "(a)"],
+        layout=[layout] * 5,
+        actions=[actions] * 3 + [actions[:-1]] * 2,
+        choice_goals=[goals] * 5,
+    )
+    margin = RewardConfig().failure_margin
+    assert mixed[1] == pytest.approx(min(a, b) - margin) and mixed[3] == pytest.approx(other[0] - margin)
     info = {"layout": layout, "actions": actions, "choice_goals": goals}
     assert compute_score("gridworld/qa", "(a)", None, info) == pytest.approx(a)
     # the human travels in extra_info; without it the reward's default human is used
@@ -238,9 +249,10 @@ def test_particles_reward_logs_failures_and_entropy():
     assert [r.ok for r in reward.results] == [True]  # each call keeps only its own results
     info = {"layout": layout, "actions": actions, "n_particles": 2}
     assert compute_score("gridworld/assist", valid, None, info) == pytest.approx(scores[0])
-    assert compute_score("gridworld/assist", "nope", None, info) == pytest.approx(scores[1])
-    # n_particles bounds the particles a completion may write
-    assert compute_score("gridworld/assist", valid, None, {**info, "n_particles": 1}) == pytest.approx(scores[1])
+    floor = compute_score("gridworld/assist", "nope", None, info)  # alone: below every valid answer
+    assert floor < scores[1] == pytest.approx(scores[0] - RewardConfig().failure_margin)
+    # n_particles is the number of particles a completion must write
+    assert compute_score("gridworld/assist", valid, None, {**info, "n_particles": 1}) == pytest.approx(floor)
 
 
 @pytest.mark.parametrize("ablation", ["none", "no-prior", "single", "no-entropy"])
@@ -274,9 +286,12 @@ def test_ablation_rewards_are_eq4_with_that_config(ablation):
         other = particles_json(ep.layout, [chosen[0], goals[order[20]], goals[order[1]]], [0.4, 0.35, 0.25])
         assert reward.score(other, layout=layout, actions=actions) == pytest.approx(got, rel=1e-9, abs=1e-12)
         assert got != pytest.approx(SSRLReward(AssistTask(), HUMAN).score(text, layout=layout, actions=actions))
-    # through the TRL entry point too, and a malformed output sits below the worst vertex of this config
+    # through the TRL entry point too: a malformed output sits a margin below the worst valid
+    # completion of its prompt in the call, or, with none valid, below the worst vertex of this config
     trl = reward(["p"] * 2, [text, "{}"], layout=[layout] * 2, actions=[actions] * 2)
     assert trl[0] == pytest.approx(got)
-    assert trl[1] == pytest.approx(failure_reward(ll_all, np.full(28, -np.log(28)), config))
+    assert trl[1] == pytest.approx(got - config.failure_margin)
+    alone = reward(["p"], ["{}"], layout=[layout], actions=[actions])[0]
+    assert alone == pytest.approx(failure_reward(ll_all, np.full(28, -np.log(28)), config))
     vertices = [ssrl_reward([1.0], [ll_all[k]], [-np.log(28)], config) for k in range(28)]
-    assert trl[1] < min(vertices)
+    assert alone < min(vertices)
