@@ -6,7 +6,7 @@
 Prints: wall time and peak RSS for generating ``--n`` one-chapter stories, each with one question
 per order 0-4 and the engine's belief label after every line for every question; per-story time
 for lengths 1, 2 and 3; the number of worlds in the largest epistemic model met; and the cost of
-rendering + checking the gold traces.
+rendering + checking the gold traces; then the same rate for the multi-room mode.
 """
 
 from __future__ import annotations
@@ -69,6 +69,15 @@ def main() -> None:
             n_traces += 1
     per_trace = (time.perf_counter() - t0) / n_traces
     print(f"gold trace render+check      {1e6 * per_trace:.0f} us/trace ({n_traces} traces, all pass)")
+
+    t0 = time.perf_counter()
+    multi = list(generate_stories(args.n, args.seed, semantics=args.semantics, mode="multiroom"))
+    elapsed = time.perf_counter() - t0
+    lines = sum(len(s.events) for s in multi) / len(multi)
+    print(
+        f"multiroom stories            {args.n} in {elapsed:.1f} s ({1000 * elapsed / args.n:.3f} ms/story, "
+        f"{lines:.1f} lines/story, largest model {max(s.max_worlds for s in multi)} worlds)"
+    )
 
 
 if __name__ == "__main__":

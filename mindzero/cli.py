@@ -2,14 +2,17 @@
 
 Each area module exposes ``register(subparsers)`` which adds its parser and verbs; each verb sets
 ``func(args) -> int``. Area modules import heavy dependencies (torch, transformers) lazily, inside
-their verbs, so ``mindzero --help`` stays fast.
+their verbs, so ``mindzero --help`` stays fast. A :class:`UserError` is one line on stderr (exit 2);
+SIGINT and SIGTERM unwind the run and are one line too (exit 130 and 143).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
+import threading
 
 from mindzero import __version__
 from mindzero.core.errors import UserError
@@ -33,16 +36,38 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM arrived: the run unwinds like Ctrl-C, so that every write in progress
+    cleans up after itself (atomic files, row streams keep their last checkpoint)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise Interrupted(signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "func"):
         parser.parse_args([*(argv if argv is not None else sys.argv[1:]), "--help"])
+    previous = {}
+    if threading.current_thread() is threading.main_thread():  # only there can Python handle signals
+        previous = {s: signal.signal(s, _interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         return int(args.func(args) or 0)
     except UserError as err:
-        print(f"mindzero: error: {err}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("mindzero: interrupted", file=sys.stderr)
-        return 130
+        message, status = f"mindzero: error: {err}", 2
+    except KeyboardInterrupt as err:
+        signum = err.signum if isinstance(err, Interrupted) else signal.SIGINT
+        name = signal.Signals(signum).name
+        message, status = f"mindzero: interrupted ({name}); rerun with --resume to continue", 128 + signum
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    # printed once the failed frames are gone, so that no progress bar they drew is cleared after it
+    print(message, file=sys.stderr)
+    return status

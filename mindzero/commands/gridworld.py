@@ -5,23 +5,29 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from mindzero.core.config import add_dataclass_flags, config_from_args
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
-from mindzero.core.results import prepare_out, read_jsonl, write_results
+from mindzero.core.outputs import OutputFolder, add_output_flags, claim_out
+from mindzero.core.results import read_json, read_jsonl, write_results
 from mindzero.domains import get_domain
-from mindzero.domains.gridworld import EpisodeConfig, episodes
+from mindzero.domains.base import Domain
+from mindzero.domains.gridworld import EpisodeConfig, Episodes, episodes
 from mindzero.domains.gridworld.qa import PROMPT_STYLES, QUESTION_FIELDS, QADataConfig, write_qa_dataset
+from mindzero.inference.base import Reasoner
 from mindzero.inference.gridworld import BASELINE_REASONERS
 from mindzero.inference.llm import LLMQAAnswerer, LLMReasoner, LLMSettings
 from mindzero.llm import EndpointOptions, load_backend
 from mindzero.llm.transformers_backend import DTYPES
 from mindzero.report.plots import plot_goal_accuracy
 from mindzero.report.tables import format_table, metric_rows
-from mindzero.tasks.assist import AssistSettings, run_assist
-from mindzero.tasks.qa import evaluate_qa, evaluate_qa_llm
+from mindzero.tasks.assist import AssistSettings, AssistTotals, assist_samples
+from mindzero.tasks.qa import QATotals, qa_llm_samples, qa_samples
 
 DOMAIN = "gridworld"
 REASONERS = (*BASELINE_REASONERS, "llm")
@@ -92,16 +98,19 @@ def register(areas: argparse._SubParsersAction) -> None:
     )
     add_dataclass_flags(assist, AssistConfig)
     assist.add_argument("--out", default="runs/gridworld-assist", help="output folder")
+    add_output_flags(assist)
     assist.set_defaults(func=cmd_assist)
 
     qa_data = verbs.add_parser("qa-data", help="generate the GridWorld QA dataset (train/test JSONL, images, HF)")
     add_dataclass_flags(qa_data, QADataConfig)
     qa_data.add_argument("--out", default="runs/gridworld-qa", help="output folder")
+    add_output_flags(qa_data)
     qa_data.set_defaults(func=cmd_qa_data)
 
     qa_eval = verbs.add_parser("qa-eval", help="answer GridWorld QA questions with a reasoner")
     add_dataclass_flags(qa_eval, QAEvalConfig)
     qa_eval.add_argument("--out", default="runs/gridworld-qa-eval", help="output folder")
+    add_output_flags(qa_eval)
     qa_eval.set_defaults(func=cmd_qa_eval)
 
 
@@ -126,50 +135,76 @@ def cmd_assist(args: argparse.Namespace) -> int:
     config = config_from_args(AssistConfig, args)
     names = config.reasoner
     llm_settings = _llm_settings(config) if "llm" in names else None
-    out = prepare_out(args.out)
+    folder = claim_out(args.out, "gridworld assist", config, args.overwrite, args.resume)
     settings = AssistSettings(**_fields(AssistSettings, config))
+    runs = episodes(EpisodeConfig(**_fields(EpisodeConfig, config)))
     factories = {n: (lambda seed, n=n: domain.reasoner(n, seed, settings.human)) for n in names if n != "llm"}
     if llm_settings is not None:
         backend = _load_backend(config)
         factories["llm"] = lambda seed: LLMReasoner(domain, backend, llm_settings, seed)
-    runs = episodes(EpisodeConfig(**_fields(EpisodeConfig, config)))
-    rows, curves = [], {}
-    for name in names:
-        start = time.perf_counter()
-        metrics, samples, curve = run_assist(domain, runs, settings, factories[name], label=name)
-        metrics["seconds"] = time.perf_counter() - start
-        record = dataclasses.asdict(dataclasses.replace(config, reasoner=name))
-        folder = out / name if len(names) > 1 else out
-        write_results(folder, f"{DOMAIN}/assist", record, metrics, samples, {"goal_accuracy_curve": curve})
-        curves[name] = curve
-        rows.append(
-            [
-                name,
-                f"{metrics['speedup_mean']:+.3f} ± {metrics['speedup_stderr']:.3f}",
-                f"{metrics['success_rate']:.2f}",
-                f"{metrics['t_alone_mean']:.1f}",
-                f"{metrics['t_helped_mean']:.1f}",
-                f"{metrics['goal_accuracy_mean']:.2f}",
-                f"{metrics['true_goal_prob_mean']:.2f}",
-                f"{metrics['kl_to_exact_mean']:.2f}",
-                f"{metrics['parse_failure_rate']:.2f}" if "parse_failure_rate" in metrics else "-",
-                f"{metrics['tflops_per_decision']:.3g}" if metrics.get("tflops_per_decision") is not None else "-",
-            ]
-        )
-    plot = plot_goal_accuracy(curves, out / "goal_accuracy.png", "GridWorld online goal inference")
+    with folder.run():
+        rows, curves = [], {}
+        for name in names:
+            record = dataclasses.asdict(dataclasses.replace(config, reasoner=name))
+            sub = name if len(names) > 1 else "."
+            metrics, curves[name] = _assist_reasoner(domain, runs, settings, factories[name], folder, sub, record)
+            rows.append(
+                [
+                    name,
+                    f"{metrics['speedup_mean']:+.3f} ± {metrics['speedup_stderr']:.3f}",
+                    f"{metrics['success_rate']:.2f}",
+                    f"{metrics['t_alone_mean']:.1f}",
+                    f"{metrics['t_helped_mean']:.1f}",
+                    f"{metrics['goal_accuracy_mean']:.2f}",
+                    f"{metrics['true_goal_prob_mean']:.2f}",
+                    f"{metrics['kl_to_exact_mean']:.2f}",
+                    f"{metrics['parse_failure_rate']:.2f}" if "parse_failure_rate" in metrics else "-",
+                    f"{metrics['tflops_per_decision']:.3g}" if metrics.get("tflops_per_decision") is not None else "-",
+                ]
+            )
+        plot = plot_goal_accuracy(curves, folder.path / "goal_accuracy.png", "GridWorld online goal inference")
     teleport = "off" if config.teleport is None else f"after {config.teleport} stable updates"
     print(f"GridWorld assistance: {config.episodes} episodes x seeds {config.seeds}, teleport {teleport}")
     header = ["reasoner", "speedup", "success", "T_alone", "T_helped", "goal_acc", "p_true", "KL_exact"]
     print(format_table([*header, "parse_fail", "TFLOPs/dec"], rows))
-    print(f"results: {out}  plot: {plot}")
+    print(f"results: {folder.path}  plot: {plot}")
     return 0
+
+
+def _assist_reasoner(
+    domain: Domain,
+    runs: Episodes,
+    settings: AssistSettings,
+    make_reasoner: Callable[[int], Reasoner],
+    folder: OutputFolder,
+    sub: str,
+    record: dict,
+) -> tuple[dict, list[float | None]]:
+    """(metrics, accuracy curve) of one reasoner, written to OUT/SUB: samples stream to
+    samples.jsonl as the episodes run, then results.json. A resumed run reads back a reasoner it
+    finished and continues one it had begun from its last checkpoint."""
+    results = folder.path / sub / "results.json"
+    if folder.resume and results.is_file():
+        done = read_json(results)
+        return done["metrics"], done["goal_accuracy_curve"]
+    start = time.perf_counter()
+    with folder.stream(f"{sub}/samples.jsonl") as stream:
+        totals, seconds = stream.state or (AssistTotals(), 0.0)
+        for sample in assist_samples(domain, runs, settings, make_reasoner, totals, label=record["reasoner"]):
+            stream.write(sample)
+            stream.checkpoint((totals, seconds + time.perf_counter() - start))
+    metrics, curve = totals.metrics(), totals.curve()
+    metrics["seconds"] = seconds + time.perf_counter() - start
+    write_results(results.parent, f"{DOMAIN}/assist", record, metrics, None, {"goal_accuracy_curve": curve})
+    return metrics, curve
 
 
 def cmd_qa_data(args: argparse.Namespace) -> int:
     config = config_from_args(QADataConfig, args)
-    out = prepare_out(args.out)
-    counts = write_qa_dataset(config, out)
-    print(f"wrote {counts['train']} train and {counts['test']} test questions to {out}")
+    folder = claim_out(args.out, "gridworld qa-data", config, args.overwrite, args.resume)
+    with folder.run():
+        counts = write_qa_dataset(config, folder)
+    print(f"wrote {counts['train']} train and {counts['test']} test questions to {folder.path}")
     return 0
 
 
@@ -177,15 +212,26 @@ def cmd_qa_eval(args: argparse.Namespace) -> int:
     domain = get_domain(DOMAIN)
     config = config_from_args(QAEvalConfig, args)
     llm_settings = _llm_settings(config) if config.reasoner == "llm" else None
-    out = prepare_out(args.out)
+    folder = claim_out(args.out, "gridworld qa-eval", config, args.overwrite, args.resume)
     rows = read_jsonl(config.data, QUESTION_FIELDS, hint="make one with `mindzero gridworld qa-data`")
     rows = rows[: config.limit]
+    answerer = None
     if llm_settings is not None:
         answerer = LLMQAAnswerer(domain, _load_backend(config), config.answer_mode, llm_settings)
-        metrics, samples = evaluate_qa_llm(rows, answerer, config.seed)
-    else:
-        metrics, samples = evaluate_qa(domain, rows, config.reasoner, config.human, config.seed)
-    path = write_results(out, f"{DOMAIN}/qa", dataclasses.asdict(config), metrics, samples)
+    with folder.run():
+        with folder.stream("samples.jsonl") as stream:  # the state: totals, and the rng or the LLM's costs
+            if answerer is None:
+                totals, rng = stream.state or (QATotals(), np.random.default_rng(config.seed))
+                units, rest = qa_samples(domain, rows, config.reasoner, config.human, totals, rng), rng
+            else:
+                totals, answerer.stats = stream.state or (QATotals(), answerer.stats)
+                units, rest = qa_llm_samples(rows, answerer, totals, config.seed), answerer.stats
+            for unit in units:
+                for sample in unit:
+                    stream.write(sample)
+                stream.checkpoint((totals, rest))
+        metrics = totals.metrics() | (answerer.stats.metrics() if answerer is not None else {})
+        path = write_results(folder.path, f"{DOMAIN}/qa", dataclasses.asdict(config), metrics, None)
     print(format_table(["metric", "value"], metric_rows(metrics)))
     print(f"results: {path}")
     return 0

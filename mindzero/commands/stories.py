@@ -1,27 +1,76 @@
-"""``mindzero stories generate|hitom-eval|pbm-data|pbm-eval|scale-eval`` — DEL-labelled stories and PBM search."""
+"""``mindzero stories ask|generate|hitom-eval|pbm-data|pbm-eval|scale-eval`` — DEL-labelled stories and PBM search."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mindzero.core.config import PROBABILITY, add_dataclass_flags, config_from_args
-from mindzero.core.results import atomic_write_text, dumps_json, prepare_out, read_jsonl, write_jsonl, write_results
+from mindzero.core.errors import UserError
+from mindzero.core.outputs import add_output_flags, claim_out
+from mindzero.core.results import (
+    atomic_write_text,
+    dumps_json,
+    read_jsonl,
+    read_text,
+    write_jsonl,
+    write_results,
+)
 from mindzero.llm import EndpointOptions, load_backend
-from mindzero.pbm.data import STEPWISE_FIELDS, gold_and_corrupted_rows, policy_rows, questions_from_stories
+from mindzero.llm.base import Backend
+from mindzero.pbm.data import (
+    STEPWISE_FIELDS,
+    gold_and_corrupted,
+    gold_and_corrupted_rows,
+    policy_batches,
+    questions_from_stories,
+)
 from mindzero.pbm.model import ProcessBeliefModel, read_pbm_config, step_accuracy
 from mindzero.report.plots import plot_scaling
 from mindzero.report.tables import format_table
-from mindzero.stories.export import question_rows, write_hf_dataset, write_jsonl_rows
-from mindzero.stories.generator import generate_stories
+from mindzero.stories.ask import ask, format_trace
+from mindzero.stories.events import parse_question, read_story
+from mindzero.stories.export import file_sha256, question_rows, write_hf_dataset
+from mindzero.stories.generator import MODES, generate_stories
 from mindzero.stories.hitom import HITOM_URL, evaluate, load_hitom
 from mindzero.stories.semantics import SEMANTICS
 from mindzero.tasks.stories_scale import ScaleEvalConfig, run_scale_eval
 
 #: Chapters a story may have.
 LENGTHS = (1, 2, 3)
+
+
+def _mode_field():
+    """The ``--mode`` option of every verb that generates stories."""
+    return field(
+        default="hitom",
+        metadata={
+            "help": "hitom: Hi-ToM chapters; multiroom: agents enter and exit 2-3 rooms one by one (--lengths unused)",
+            "choices": MODES,
+        },
+    )
+
+
+@dataclass
+class AskConfig:
+    """``stories ask``: answer questions about a story with the DEL engine and show its trace."""
+
+    story: str = field(
+        metadata={
+            "help": "story file, numbered or one sentence per line ('-' reads stdin); "
+            "'Where ...?' lines in it are questions too"
+        }
+    )
+    semantics: str = field(default="hitom", metadata={"help": "belief semantics of the engine", "choices": SEMANTICS})
+    labels: bool = field(default=False, metadata={"help": "show every question's answer after each line"})
+    json: bool = field(default=False, metadata={"help": "print the answers and trace as JSON"})
+    ignore_unknown: bool = field(
+        default=False, metadata={"help": "skip sentences that match no template (their count is reported)"}
+    )
 
 
 @dataclass
@@ -37,6 +86,7 @@ class GenerateConfig:
     noise: float = field(default=0.1, metadata={"help": "probability of a distractor before each line", **PROBABILITY})
     semantics: str = field(default="hitom", metadata={"help": "belief semantics of the labels", "choices": SEMANTICS})
     no_hf: bool = field(default=False, metadata={"help": "skip the Hugging Face datasets export"})
+    mode: str = _mode_field()
 
 
 @dataclass
@@ -71,6 +121,7 @@ class PBMDataConfig(EndpointOptions):
     temperature: float = field(default=0.7, metadata={"help": "policy sampling temperature", "ge": 0})
     max_new_tokens: int = field(default=1024, metadata={"help": "tokens per sampled trace", "ge": 1})
     no_hf: bool = field(default=False, metadata={"help": "skip the Hugging Face datasets export"})
+    mode: str = _mode_field()
 
 
 @dataclass
@@ -95,12 +146,19 @@ def register(areas: argparse._SubParsersAction) -> None:
     area = areas.add_parser("stories", help="DEL-labelled theory-of-mind stories (Hi-ToM style)")
     verbs = area.add_subparsers(dest="verb", metavar="VERB", required=True)
 
+    ask_ = verbs.add_parser("ask", help="answer belief questions about any story, with the DEL trace")
+    add_dataclass_flags(ask_, AskConfig)
+    ask_.add_argument("--question", action="append", default=[], metavar="TEXT", help="a question (repeatable)")
+    ask_.set_defaults(func=cmd_ask)
+
     gen = verbs.add_parser("generate", help="generate Hi-ToM-style stories with per-line belief labels")
     add_dataclass_flags(gen, GenerateConfig)
+    add_output_flags(gen)
     gen.set_defaults(func=cmd_generate)
 
     ev = verbs.add_parser("hitom-eval", help="answer the official Hi-ToM questions with the DEL engine")
     add_dataclass_flags(ev, HitomEvalConfig)
+    add_output_flags(ev)
     ev.set_defaults(func=cmd_hitom_eval)
 
     data = verbs.add_parser(
@@ -108,10 +166,12 @@ def register(areas: argparse._SubParsersAction) -> None:
         help="stepwise PBM data: policy-sampled and/or gold + corrupted traces, every step labelled by the checker",
     )
     add_dataclass_flags(data, PBMDataConfig)
+    add_output_flags(data)
     data.set_defaults(func=cmd_pbm_data)
 
     pev = verbs.add_parser("pbm-eval", help="PBM step-level accuracy per belief order (DEL-ToM Table 4)")
     add_dataclass_flags(pev, PBMEvalConfig)
+    add_output_flags(pev)
     pev.set_defaults(func=cmd_pbm_eval)
 
     sc = verbs.add_parser(
@@ -122,44 +182,70 @@ def register(areas: argparse._SubParsersAction) -> None:
         "aggregation and strategy. Writes OUT/results.json, samples.jsonl, traces.jsonl, scaling.png.",
     )
     add_dataclass_flags(sc, ScaleEvalConfig)
+    add_output_flags(sc)
     sc.set_defaults(func=cmd_scale_eval)
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    config = config_from_args(AskConfig, args)
+    text = sys.stdin.read() if config.story == "-" else read_text(config.story)
+    story = read_story(text, config.ignore_unknown)
+    questions = story.questions + [parse_question(q, "--question: ") for q in args.question]
+    if not questions:
+        raise UserError("no question: pass --question TEXT or put 'Where ...?' lines in the story")
+    result = ask(story.events, questions, config.semantics, story.numbers)
+    result["ignored_lines"] = story.ignored
+    if config.json:
+        print(dumps_json(result))
+    else:
+        print(format_trace(result, config.labels))
+        if config.ignore_unknown:
+            print(f"ignored {len(story.ignored)} line(s) matching no template: {story.ignored}")
+    return 0
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
     config = config_from_args(GenerateConfig, args)
-    out = prepare_out(config.out)
-    stories = generate_stories(
-        config.n, config.seed, tuple(config.lengths), config.noise, config.semantics, progress=True
-    )
-    rows = [row for story in stories for row in question_rows(story, config.semantics)]
-    digest = write_jsonl_rows(out / "stories.jsonl", rows)
-    if not config.no_hf:
-        write_hf_dataset(out / "hf", rows, digest)
-    manifest = {
-        "task": "stories/generate",
-        "config": {k: getattr(config, k) for k in ("n", "seed", "lengths", "noise", "semantics")},
-        "questions": len(rows),
-        "stories_jsonl_sha256": digest,
-    }
-    atomic_write_text(out / "manifest.json", dumps_json(manifest))
-    print(f"{config.n} stories, {len(rows)} questions -> {out / 'stories.jsonl'}")
+    folder = claim_out(config.out, "stories generate", config, args.overwrite, args.resume)
+    with folder.run():
+        with folder.stream("stories.jsonl") as stream:
+            if not stream.done:
+                start = stream.state or 0  # stories written
+                lengths = tuple(config.lengths)
+                stories = generate_stories(
+                    config.n, config.seed, lengths, config.noise, config.semantics, True, start, config.mode
+                )
+                for i, story in enumerate(stories, start=start):
+                    for row in question_rows(story, config.semantics):
+                        stream.write(row)
+                    stream.checkpoint(i + 1)
+        rows, digest = _export(folder.path / "stories.jsonl", config.no_hf)
+        manifest = {
+            "task": "stories/generate",
+            "config": {k: getattr(config, k) for k in ("n", "seed", "lengths", "noise", "semantics", "mode")},
+            "questions": len(rows),
+            "stories_jsonl_sha256": digest,
+        }
+        atomic_write_text(folder.path / "manifest.json", dumps_json(manifest))
+    print(f"{config.n} stories, {len(rows)} questions -> {folder.path / 'stories.jsonl'}")
     return 0
 
 
 def cmd_hitom_eval(args: argparse.Namespace) -> int:
     config = config_from_args(HitomEvalConfig, args)
-    out = prepare_out(config.out)
+    folder = claim_out(config.out, "stories hitom-eval", config, args.overwrite, args.resume)
     records = load_hitom(config.data)
-    metrics, samples, disagreements = evaluate(records, config.semantics)
-    write_jsonl(out / "disagreements.jsonl", disagreements)
-    path = write_results(
-        out,
-        "stories/hitom-eval",
-        {"data": config.data, "semantics": config.semantics},
-        metrics,
-        samples,
-        extra={"disagreements": disagreements},
-    )
+    with folder.run():
+        metrics, samples, disagreements = evaluate(records, config.semantics)
+        write_jsonl(folder.path / "disagreements.jsonl", disagreements)
+        path = write_results(
+            folder.path,
+            "stories/hitom-eval",
+            {"data": config.data, "semantics": config.semantics},
+            metrics,
+            samples,
+            extra={"disagreements": disagreements},
+        )
     acc = metrics["accuracy"]
     rows = [["overall", f"{acc['overall']:.4f}"], ["one-chapter CoT (DEL-ToM)", f"{acc['one_chapter_cot']:.4f}"]]
     for group in ("by_order", "by_length", "by_tell", "by_prompting_type"):
@@ -172,31 +258,59 @@ def cmd_hitom_eval(args: argparse.Namespace) -> int:
 
 def cmd_pbm_data(args: argparse.Namespace) -> int:
     config = config_from_args(PBMDataConfig, args)
-    out = prepare_out(config.out)
-    stories = generate_stories(config.stories, config.seed, tuple(config.lengths), progress=True)
-    questions = list(questions_from_stories(stories))
-    rows: list[dict] = []
-    if config.source in ("gold", "both"):
-        rows += gold_and_corrupted_rows(questions, config.corruptions, config.seed)
-    if config.source in ("policy", "both"):
-        backend = load_backend(config.policy, endpoint=config)
-        rows += policy_rows(backend, questions, config.samples, config.temperature, config.max_new_tokens, config.seed)
-    digest = write_jsonl_rows(out / "stepwise.jsonl", rows)
-    if not config.no_hf:
-        write_hf_dataset(out / "hf", rows, digest)
-    steps = [y for r in rows for y in r["labels"]]
-    manifest = {
-        "task": "stories/pbm-data",
-        "config": dataclasses.asdict(config),
-        "rows": len(rows),
-        "steps": len(steps),
-        "correct_step_fraction": sum(steps) / len(steps) if steps else None,
-        "stepwise_jsonl_sha256": digest,
-    }
-    atomic_write_text(out / "manifest.json", dumps_json(manifest))
+    folder = claim_out(config.out, "stories pbm-data", config, args.overwrite, args.resume)
+    policy = load_backend(config.policy, endpoint=config) if config.source in ("policy", "both") else None
+    with folder.run():
+        stories = generate_stories(config.stories, config.seed, tuple(config.lengths), progress=True, mode=config.mode)
+        questions = list(questions_from_stories(stories))
+        with folder.stream("stepwise.jsonl") as stream:
+            if not stream.done:
+                for state, rows in _pbm_rows(config, questions, policy, stream.state or ("gold", 0)):
+                    for row in rows:
+                        stream.write(row)
+                    stream.checkpoint(state)
+        rows, digest = _export(folder.path / "stepwise.jsonl", config.no_hf)
+        steps = [y for r in rows for y in r["labels"]]
+        manifest = {
+            "task": "stories/pbm-data",
+            "config": dataclasses.asdict(config),
+            "rows": len(rows),
+            "steps": len(steps),
+            "correct_step_fraction": sum(steps) / len(steps) if steps else None,
+            "stepwise_jsonl_sha256": digest,
+        }
+        atomic_write_text(folder.path / "manifest.json", dumps_json(manifest))
     print(f"{len(rows)} traces, {len(steps)} labelled steps ({manifest['correct_step_fraction']:.3f} correct)")
-    print(out / "stepwise.jsonl")
+    print(folder.path / "stepwise.jsonl")
     return 0
+
+
+def _export(path: Path, no_hf: bool) -> tuple[list[dict], str]:
+    """(rows, sha256) of a finished JSONL file, also saved beside it as a Hugging Face dataset in
+    ``hf/`` unless ``no_hf`` (the dataset is built in memory: its size is the data's)."""
+    digest = file_sha256(path)
+    rows = read_jsonl(path)
+    if not no_hf:
+        write_hf_dataset(path.parent / "hf", rows, digest)
+    return rows, digest
+
+
+def _pbm_rows(
+    config: PBMDataConfig, questions: list, policy: Backend | None, state: tuple[str, int]
+) -> Iterator[tuple[tuple[str, int], list[dict]]]:
+    """``((source, next question), rows)`` per unit of work from ``state`` on: gold + corrupted
+    traces question by question, then policy samples batch by batch."""
+    source, start = state
+    if source == "gold" and config.source in ("gold", "both"):
+        for i in range(start, len(questions)):
+            yield ("gold", i + 1), gold_and_corrupted(questions[i], config.corruptions, config.seed)
+    if policy is not None:
+        start = start if source == "policy" else 0
+        batches = policy_batches(
+            policy, questions, config.samples, config.temperature, config.max_new_tokens, config.seed, start=start
+        )
+        for end, rows in batches:
+            yield ("policy", end), rows
 
 
 def step_accuracy_table(acc: dict) -> str:
@@ -208,15 +322,16 @@ def step_accuracy_table(acc: dict) -> str:
 def cmd_pbm_eval(args: argparse.Namespace) -> int:
     config = config_from_args(PBMEvalConfig, args)
     read_pbm_config(config.pbm)  # a wrong folder fails before any data work
-    out = prepare_out(config.out)
+    folder = claim_out(config.out, "stories pbm-eval", config, args.overwrite, args.resume)
     if config.data:
         rows = read_jsonl(config.data, STEPWISE_FIELDS, hint="make one with `mindzero stories pbm-data`")
     else:
         rows = gold_and_corrupted_rows(questions_from_stories(generate_stories(config.stories, config.seed, (1,))))
     pbm = ProcessBeliefModel(config.pbm, batch_size=config.batch_size)
-    metrics, samples = step_accuracy(pbm, rows, config.threshold)
-    record = {k: getattr(config, k) for k in ("pbm", "data", "stories", "seed")}
-    path = write_results(out, "stories/pbm-eval", record, metrics, samples)
+    with folder.run():
+        metrics, samples = step_accuracy(pbm, rows, config.threshold)
+        record = {k: getattr(config, k) for k in ("pbm", "data", "stories", "seed")}
+        path = write_results(folder.path, "stories/pbm-eval", record, metrics, samples)
     acc = metrics["step_accuracy"]
     print(step_accuracy_table(acc))
     kinds = [f"{k.replace('_', ' ')} {acc[k]:.4f}" for k in ("correct_steps", "wrong_steps") if acc[k] is not None]
@@ -246,13 +361,14 @@ def scale_tables(metrics: dict, ns: list[int]) -> str:
 
 def cmd_scale_eval(args: argparse.Namespace) -> int:
     config = config_from_args(ScaleEvalConfig, args)
-    out = prepare_out(config.out)
-    metrics, samples, traces = run_scale_eval(config)
-    write_jsonl(out / "traces.jsonl", traces)
-    task = f"stories/scale-eval/{config.data}"
-    path = write_results(out, task, dataclasses.asdict(config), metrics, samples)
-    title = f"{config.data}: policy {Path(config.policy).name}, verifier {Path(config.verifier).name}"
-    plot_scaling(metrics, out / "scaling.png", title)
+    folder = claim_out(config.out, "stories scale-eval", config, args.overwrite, args.resume)
+    with folder.run():
+        metrics, samples, traces = run_scale_eval(config)
+        write_jsonl(folder.path / "traces.jsonl", traces)
+        task = f"stories/scale-eval/{config.data}"
+        path = write_results(folder.path, task, dataclasses.asdict(config), metrics, samples)
+        title = f"{config.data}: policy {Path(config.policy).name}, verifier {Path(config.verifier).name}"
+        plot_scaling(metrics, folder.path / "scaling.png", title)
     print(scale_tables(metrics, config.ns))
     print(path)
     return 0

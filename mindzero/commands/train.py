@@ -13,7 +13,8 @@ import numpy as np
 
 from mindzero.commands.stories import step_accuracy_table
 from mindzero.core.config import add_dataclass_flags, config_from_args
-from mindzero.core.results import prepare_out, write_results
+from mindzero.core.outputs import add_output_flags, claim_out
+from mindzero.core.results import write_results
 from mindzero.domains import get_domain
 from mindzero.domains.gridworld import EpisodeConfig, episodes
 from mindzero.inference.llm import LLMReasoner, LLMSettings
@@ -42,6 +43,7 @@ def register(areas: argparse._SubParsersAction) -> None:
         "-m mindzero train ssrl ...`). Writes OUT/train_log.jsonl, OUT/checkpoint-*/ and OUT/final/.",
     )
     add_dataclass_flags(ssrl, SSRLConfig)
+    add_output_flags(ssrl, resume=False)
     ssrl.set_defaults(func=cmd_ssrl)
 
     fmt = verbs.add_parser(
@@ -53,6 +55,7 @@ def register(areas: argparse._SubParsersAction) -> None:
         "OUT/train_log.jsonl and OUT/summary.json (with a held-out greedy parse-failure rate).",
     )
     add_dataclass_flags(fmt, FormatSFTConfig)
+    add_output_flags(fmt, resume=False)
     fmt.set_defaults(func=cmd_format_sft)
 
     pbm = verbs.add_parser(
@@ -65,6 +68,7 @@ def register(areas: argparse._SubParsersAction) -> None:
         "OUT/eval/results.json (held-out step accuracy per order).",
     )
     add_dataclass_flags(pbm, PBMConfig)
+    add_output_flags(pbm, resume=False)
     pbm.set_defaults(func=cmd_pbm)
 
     ablation = verbs.add_parser(
@@ -76,6 +80,7 @@ def register(areas: argparse._SubParsersAction) -> None:
         "OUT/results.json + OUT/samples.jsonl (one row per row x seed x episode run) and OUT/ablation.png.",
     )
     add_dataclass_flags(ablation, AblationConfig)
+    add_output_flags(ablation)
     ablation.set_defaults(func=cmd_ablation)
 
 
@@ -85,32 +90,34 @@ def _num(value: float | None) -> str:
 
 def cmd_ssrl(args: argparse.Namespace) -> int:
     config = config_from_args(SSRLConfig, args)
-    prepare_out(config.out)
-    summary = train_ssrl(config)
-    last = summary["last"]
-    print(f"trained {summary['steps']} steps on {summary['rows']} rows in {summary['seconds']:.0f} s")
-    if last:
-        keys = (
-            "reward_mean",
-            "parse_failure_rate",
-            "hypothesis_entropy",
-            "answer_entropy",
-            "frac_zero_variance_groups",
-        )
-        print("last step: " + ", ".join(f"{k} {_num(last.get(k))}" for k in keys))
-    print(f"model: {summary['final_model']}  log: {summary['log']}")
-    curves = read_log(Path(summary["curves"])) if summary["curves"] else []
-    if curves:
-        plot = plot_learning_curves(curves, Path(summary["curves"]).with_name("curves.png"), "SSRL held-out curve")
-        print("held-out curve: " + ", ".join(f"{k} {_num(v)}" for k, v in curves[-1].items() if k != "n"))
-        print(f"plot: {plot}")
+    folder = claim_out(config.out, "train ssrl", config, args.overwrite, config.resume)
+    with folder.run():
+        summary = train_ssrl(config)
+        last = summary["last"]
+        print(f"trained {summary['steps']} steps on {summary['rows']} rows in {summary['seconds']:.0f} s")
+        if last:
+            keys = (
+                "reward_mean",
+                "parse_failure_rate",
+                "hypothesis_entropy",
+                "answer_entropy",
+                "frac_zero_variance_groups",
+            )
+            print("last step: " + ", ".join(f"{k} {_num(last.get(k))}" for k in keys))
+        print(f"model: {summary['final_model']}  log: {summary['log']}")
+        curves = read_log(Path(summary["curves"])) if summary["curves"] else []
+        if curves:
+            plot = plot_learning_curves(curves, Path(summary["curves"]).with_name("curves.png"), "SSRL held-out curve")
+            print("held-out curve: " + ", ".join(f"{k} {_num(v)}" for k, v in curves[-1].items() if k != "n"))
+            print(f"plot: {plot}")
     return 0
 
 
 def cmd_format_sft(args: argparse.Namespace) -> int:
     config = config_from_args(FormatSFTConfig, args)
-    prepare_out(config.out)
-    summary = train_format_sft(config)
+    folder = claim_out(config.out, "train format-sft", config, args.overwrite, config.resume)
+    with folder.run():
+        summary = train_format_sft(config)
     print(
         f"trained {summary['steps']} steps on {summary['rows']} rows in {summary['seconds']:.0f} s; "
         f"loss {_num(summary['first_loss'])} -> {_num(summary['last_loss'])}"
@@ -124,18 +131,19 @@ def cmd_format_sft(args: argparse.Namespace) -> int:
 
 def cmd_pbm(args: argparse.Namespace) -> int:
     config = config_from_args(PBMConfig, args)
-    prepare_out(config.out)
-    summary = train_pbm(config)
-    print(
-        f"trained {summary['steps']} steps on {summary['train_rows']} traces in {summary['seconds']:.0f} s, "
-        f"loss {summary['train_loss']:.4f}"
-    )
-    if summary["eval"]:
-        config = {"pbm": summary["final_model"], "data": "heldout.jsonl"}
-        out = Path(summary["config"]["out"]) / "eval"
-        path = write_results(out, "stories/pbm-eval", config, summary["eval"], summary["eval_samples"])
-        print(step_accuracy_table(summary["eval"]["step_accuracy"]))
-        print(f"held-out results: {path}")
+    folder = claim_out(config.out, "train pbm", config, args.overwrite, config.resume)
+    with folder.run():
+        summary = train_pbm(config)
+        print(
+            f"trained {summary['steps']} steps on {summary['train_rows']} traces in {summary['seconds']:.0f} s, "
+            f"loss {summary['train_loss']:.4f}"
+        )
+        if summary["eval"]:
+            record = {"pbm": summary["final_model"], "data": "heldout.jsonl"}
+            out = folder.path / "eval"
+            path = write_results(out, "stories/pbm-eval", record, summary["eval"], summary["eval_samples"])
+            print(step_accuracy_table(summary["eval"]["step_accuracy"]))
+            print(f"held-out results: {path}")
     print(f"model: {summary['final_model']}")
     return 0
 
@@ -163,8 +171,21 @@ class AblationConfig:
 
 def cmd_ablation(args: argparse.Namespace) -> int:
     config = config_from_args(AblationConfig, args)
+    folder = claim_out(config.out, "train ablation", config, args.overwrite, args.resume)
+    with folder.run():
+        table, samples, summary = _ablation_rows(config, folder.path)
+        path = write_results(folder.path, "gridworld/ablation", dataclasses.asdict(config), summary, samples)
+        title = "SSRL reward ablations (paper Table 2, small scale)"
+        plot = plot_ablation(summary, folder.path / "ablation.png", title)
+    print(format_table(["row", "speedup", "KL_exact", "p_true", "parse_fail", "TFLOPs/dec"], table))
+    print(f"results: {path}  plot: {plot}")
+    return 0
+
+
+def _ablation_rows(config: AblationConfig, out: Path) -> tuple[list[list[str]], list[dict], dict]:
+    """(table rows, samples, summary per row): each row x seed trained into OUT/<row>/seed<k>/ (a
+    finished run is reused and a cut one resumed: an ablation continued with --resume) and evaluated."""
     domain = get_domain("gridworld")
-    out = prepare_out(config.out)
     settings = AssistSettings(seeds=config.eval_seeds)
     runs = episodes(EpisodeConfig(episodes=config.episodes))
     table, samples, summary = [], [], {}
@@ -219,8 +240,4 @@ def cmd_ablation(args: argparse.Namespace) -> int:
                 f"{m['tflops_per_decision']:.2g}",
             ]
         )
-    path = write_results(out, "gridworld/ablation", dataclasses.asdict(config), summary, samples)
-    plot = plot_ablation(summary, out / "ablation.png", "SSRL reward ablations (paper Table 2, small scale)")
-    print(format_table(["row", "speedup", "KL_exact", "p_true", "parse_fail", "TFLOPs/dec"], table))
-    print(f"results: {path}  plot: {plot}")
-    return 0
+    return table, samples, summary

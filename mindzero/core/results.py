@@ -62,9 +62,14 @@ def to_jsonable(value: Any) -> Any:
     return value
 
 
+def dumps_row(row: Mapping[str, Any]) -> str:
+    """One JSON line with sorted keys (deterministic bytes), strict JSON."""
+    return json.dumps(to_jsonable(row), sort_keys=True, allow_nan=False) + "\n"
+
+
 def dumps_jsonl(rows: Iterable[Mapping[str, Any]]) -> str:
-    """Serialise rows as JSON lines with sorted keys (deterministic bytes)."""
-    return "".join(json.dumps(to_jsonable(r), sort_keys=True, allow_nan=False) + "\n" for r in rows)
+    """Serialise rows as JSON lines (:func:`dumps_row`)."""
+    return "".join(dumps_row(r) for r in rows)
 
 
 def dumps_json(value: Any) -> str:
@@ -194,15 +199,17 @@ def write_results(
     task: str,
     config: Mapping[str, Any],
     metrics: Mapping[str, Any],
-    samples: Iterable[Mapping[str, Any]],
+    samples: Iterable[Mapping[str, Any]] | None,
     extra: Mapping[str, Any] | None = None,
 ) -> Path:
-    """Write ``results.json`` and ``samples.jsonl`` into ``out_dir``; return the results path.
+    """Write ``samples.jsonl`` (unless ``samples`` is None: a row stream wrote it as the run went)
+    and then ``results.json`` into ``out_dir``; return the results path.
 
     ``created`` is the only field that changes between identical runs; samples are byte-identical.
     """
     out = Path(out_dir)
-    write_jsonl(out / "samples.jsonl", samples)
+    if samples is not None:
+        write_jsonl(out / "samples.jsonl", samples)
     results = {
         "task": task,
         "mindzero_version": __version__,

@@ -13,7 +13,7 @@ letter (``generate``: the form GRPO trains) or by comparing the log-probabilitie
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,10 +131,13 @@ class LLMQAAnswerer:
         self.settings = settings or LLMSettings(max_new_tokens=16)
         self.stats = DecisionStats()
 
-    def answer(self, rows: Sequence[Mapping[str, Any]], seed: int = 0, batch: int = 8) -> list[dict]:
-        """One record per row: ``prediction`` ('a', 'b' or None), ``text`` or ``scores``, costs."""
-        out = []
-        for lo in tqdm(range(0, len(rows), batch), desc=f"qa-llm[{self.mode}]", leave=False):
+    def answers(
+        self, rows: Sequence[Mapping[str, Any]], seed: int = 0, start: int = 0, batch: int = 8
+    ) -> Iterator[tuple[list[dict], Sequence[Mapping[str, Any]]]]:
+        """(records, rows) batch by batch from row ``start`` on, one record per row: ``prediction``
+        ('a', 'b' or None), ``text`` or ``scores``. Batch ``rows[lo:lo + batch]`` decodes with seed
+        ``seed + lo``, so a run resumed at a batch boundary answers the same."""
+        for lo in tqdm(range(start, len(rows), batch), desc=f"qa-llm[{self.mode}]", leave=False):
             chunk = rows[lo : lo + batch]
             chats = [[{"role": "user", "content": self.domain.qa_prompt(r, self.settings.prompt_style)}] for r in chunk]
             with self.backend.usage.measure() as usage:
@@ -157,5 +160,4 @@ class LLMQAAnswerer:
                         records.append({"prediction": "ab"[int(np.argmax(scores))], "scores": scores})
             failures = ["no option named" if r["prediction"] is None else None for r in records]
             self.stats.add_batch(usage, failures)
-            out.extend(records)
-        return out
+            yield records, chunk

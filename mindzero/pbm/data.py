@@ -339,26 +339,29 @@ def corrupt_trace(q: BeliefQuestion, kind: str, rng: random.Random) -> str | Non
     return render_gold_trace(q.events, q.question, wrong)
 
 
-def gold_and_corrupted_rows(
-    questions: Iterable[BeliefQuestion], per_question: int = 2, seed: int = 0, kinds: Sequence[str] = CORRUPTIONS
+def gold_and_corrupted(
+    q: BeliefQuestion, per_question: int = 2, seed: int = 0, kinds: Sequence[str] = CORRUPTIONS
 ) -> list[dict]:
-    """The gold trace plus up to ``per_question`` corrupted traces (distinct kinds) per question."""
-    rows = []
-    for q in questions:
-        rng = random.Random(f"{seed}:{q.id}")
-        rows.append(stepwise_row(q, render_gold_trace(q.events, q.question, q.labels), "gold"))
-        made = 0
-        for kind in rng.sample(list(kinds), len(kinds)):
-            if made >= per_question:
-                break
-            trace = corrupt_trace(q, kind, rng)
-            if trace is not None:
-                rows.append(stepwise_row(q, trace, f"corrupt:{kind}"))
-                made += 1
+    """A question's gold trace plus up to ``per_question`` corrupted traces (distinct kinds)."""
+    rng = random.Random(f"{seed}:{q.id}")
+    rows = [stepwise_row(q, render_gold_trace(q.events, q.question, q.labels), "gold")]
+    for kind in rng.sample(list(kinds), len(kinds)):
+        if len(rows) > per_question:
+            break
+        trace = corrupt_trace(q, kind, rng)
+        if trace is not None:
+            rows.append(stepwise_row(q, trace, f"corrupt:{kind}"))
     return rows
 
 
-def policy_rows(
+def gold_and_corrupted_rows(
+    questions: Iterable[BeliefQuestion], per_question: int = 2, seed: int = 0, kinds: Sequence[str] = CORRUPTIONS
+) -> list[dict]:
+    """:func:`gold_and_corrupted` of every question."""
+    return [row for q in questions for row in gold_and_corrupted(q, per_question, seed, kinds)]
+
+
+def policy_batches(
     backend,
     questions: Sequence[BeliefQuestion],
     n: int = 4,
@@ -367,15 +370,18 @@ def policy_rows(
     seed: int = 0,
     batch: int = 8,
     with_example: bool = True,
-) -> list[dict]:
-    """Sample ``n`` traces per question from a policy backend and label every step."""
-    rows = []
-    for lo in tqdm(range(0, len(questions), batch), desc="policy traces", unit="batch", mininterval=1.0):
+    start: int = 0,
+) -> Iterator[tuple[int, list[dict]]]:
+    """``(next question, rows)`` per batch of questions from ``start`` (a batch boundary) on: ``n``
+    traces per question sampled from a policy backend (batch ``lo`` with seed ``seed + lo``),
+    every step labelled."""
+    starts = range(start, len(questions), batch)
+    for lo in tqdm(starts, desc="policy traces", unit="batch", initial=start // batch, mininterval=1.0):
         chunk = questions[lo : lo + batch]
         outs = backend.generate(
             [policy_messages(q, with_example) for q in chunk], n, temperature, max_new_tokens, seed + lo
         )
-        for q, gens in zip(chunk, outs):
-            for g in gens:
-                rows.append(stepwise_row(q, g.text, f"policy:{backend.name}"))
-    return rows
+        yield (
+            lo + len(chunk),
+            [stepwise_row(q, g.text, f"policy:{backend.name}") for q, gens in zip(chunk, outs) for g in gens],
+        )

@@ -74,12 +74,29 @@ class Exit:
         return f"{self.agent} exited the {self.room}."
 
 
-DISTRACTOR_KINDS = ("saw a", "lost his", "likes the", "dislikes the")
+#: Distractor verbs; the first four are Hi-ToM's, the preferences carry no location either.
+DISTRACTOR_KINDS = ("saw a", "lost his", "likes the", "dislikes the", "loves the", "hates the")
+
+
+@dataclass(frozen=True)
+class IsIn:
+    """'A is in the R.': the agent is (now) in the room; if it was elsewhere, it entered it."""
+
+    agent: str
+    room: str
+
+    @property
+    def agents(self) -> tuple[str, ...]:
+        """The entrants, as for :class:`Enter`."""
+        return (self.agent,)
+
+    def render(self) -> str:
+        return f"{self.agent} is in the {self.room}."
 
 
 @dataclass(frozen=True)
 class Distractor:
-    """'X saw a cat.', 'X lost his watch.', 'X likes the C.', 'X dislikes the O.': no effect."""
+    """'X saw a cat.', 'X lost his watch.', 'X likes/dislikes/loves/hates the C.': no effect."""
 
     agent: str
     kind: str
@@ -114,7 +131,7 @@ class PrivateTell:
         return f"{self.speaker} privately told {self.listener} that the {self.obj} is in the {self.container}."
 
 
-Event = Enter | ObjectAt | Move | Stay | Exit | Distractor | PublicClaim | PrivateTell
+Event = Enter | IsIn | ObjectAt | Move | Stay | Exit | Distractor | PublicClaim | PrivateTell
 
 _NAME = r"[A-Z][A-Za-z]*"
 _THING = r"[A-Za-z][A-Za-z0-9_\-]*"
@@ -130,7 +147,8 @@ _PATTERNS: tuple[tuple[re.Pattern, type], ...] = tuple(
             Stay,
         ),
         (rf"(?P<agent>{_NAME}) exited the (?P<room>{_THING})\.", Exit),
-        (rf"(?P<agent>{_NAME}) (?P<kind>saw a|lost his|likes the|dislikes the) (?P<thing>{_THING})\.", Distractor),
+        (rf"(?P<agent>{_NAME}) is in the (?P<room>{_THING})\.", IsIn),
+        (rf"(?P<agent>{_NAME}) (?P<kind>{'|'.join(DISTRACTOR_KINDS)}) (?P<thing>{_THING})\.?", Distractor),
         (
             rf"(?P<speaker>{_NAME}) publicly claimed that (?:the )?(?P<obj>{_THING}) is in the "
             rf"(?P<container>{_THING})(?: now)?\.",
@@ -163,46 +181,85 @@ def parse_line(text: str) -> Event | None:
 _NUMBERED = re.compile(r"^\s*(\d+)\s+(.*\S)\s*$")
 
 
-def parse_story(story: str) -> list[Event]:
-    """Parse a numbered Hi-ToM story ('1 X entered the R.' per line) into events.
+@dataclass
+class StoryText:
+    """A story read from text: its events with their own line numbers, any questions, and the
+    file lines ignored on request (``ignore_unknown``)."""
 
-    Blank lines, an instruction preamble before line 1, and a trailing '***' marker are skipped;
-    any other line that is not a known template raises UserError naming its line number and text,
-    because a silently skipped event would change every later belief.
+    events: list[Event]
+    numbers: list[int]
+    questions: list[Question]
+    ignored: list[int]
+
+
+def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
+    """Read a story, numbered ('1 X entered the R.') or one sentence per line, with optional
+    'Where ...?' question lines.
+
+    In a numbered story, text before line 1 (an instruction preamble) is skipped; blank lines and a
+    '***' marker always are. Any other line that is not a known template raises UserError naming
+    its line and text, because a silently skipped event would change every later belief; with
+    ``ignore_unknown`` such lines are skipped and listed in ``ignored``.
     """
-    events: list[Event] = []
-    started = False
-    for lineno, raw in enumerate(story.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line == "***":
-            continue
+    lines = [(n, raw.strip()) for n, raw in enumerate(text.splitlines(), start=1)]
+    lines = [(n, line) for n, line in lines if line and line != "***"]
+    numbered = any(_NUMBERED.match(line) for _, line in lines)
+    story = StoryText([], [], [], [])
+    started = not numbered
+    for lineno, line in lines:
         m = _NUMBERED.match(line)
-        if m is None:
-            if not started:
-                continue  # preamble such as "Read the following story ..."
-            raise UserError(f"story line {lineno}: unparseable (no line number): {line!r}")
+        if numbered and m is None and not started:
+            continue  # preamble such as "Read the following story ..."
         started = True
-        event = parse_line(m.group(2))
+        sentence = m.group(2) if m else line
+        if sentence.startswith("Where "):
+            story.questions.append(parse_question(sentence, f"line {lineno}: "))
+            continue
+        event = parse_line(sentence) if (m or not numbered) else None
         if event is None:
-            raise UserError(f"story line {lineno}: unparseable sentence: {line!r}")
-        events.append(event)
-    if not events:
-        raise UserError("story has no numbered lines")
-    return events
+            if ignore_unknown:
+                story.ignored.append(lineno)
+                continue
+            what = "unparseable (no line number)" if numbered and m is None else "unparseable sentence"
+            raise UserError(f"story line {lineno}: {what}: {line!r}")
+        story.events.append(event)
+        story.numbers.append(int(m.group(1)) if m else len(story.events))
+    if not story.events:
+        raise UserError("story has no sentences")
+    return story
+
+
+def parse_story(story: str) -> list[Event]:
+    """The events of a story (see :func:`read_story`)."""
+    return read_story(story).events
+
+
+#: The wordings a question may have (see :class:`Question`); all but ``beginning`` ask for a belief chain.
+QUESTION_FORMS = ("think", "look", "search", "beginning")
 
 
 @dataclass(frozen=True)
 class Question:
-    """'Where is the O really?' (chain ()) or 'Where does A think B thinks ... the O is?'."""
+    """A question about the O: a belief chain (``()`` = where it really is), or where it was at the
+    beginning (``form="beginning"``, its first stated location). ``form`` keeps the wording:
+    'think' (Where does A think B thinks ...?), 'look' (Where will A look for the O?), 'search'
+    (Where does A think that B searches for the O?)."""
 
     chain: tuple[str, ...]
     obj: str
+    form: str = "think"
 
     @property
     def order(self) -> int:
         return len(self.chain)
 
     def render(self) -> str:
+        if self.form == "beginning":
+            return f"Where was the {self.obj} at the beginning?"
+        if self.form == "look":
+            return f"Where will {self.chain[0]} look for the {self.obj}?"
+        if self.form == "search":
+            return f"Where does {self.chain[0]} think that {self.chain[1]} searches for the {self.obj}?"
         if not self.chain:
             return f"Where is the {self.obj} really?"
         if len(self.chain) == 1:
@@ -215,16 +272,24 @@ _Q_ZERO = re.compile(rf"Where is the (?P<obj>{_THING}) really\?$")
 _Q_CHAIN = re.compile(
     rf"Where does (?P<first>{_NAME}) (?:really )?think (?P<rest>(?:{_NAME} thinks )*)the (?P<obj>{_THING}) is\?$"
 )
+_Q_LOOK = re.compile(rf"Where will (?P<a>{_NAME}) look for the (?P<obj>{_THING})\?$")
+_Q_SEARCH = re.compile(rf"Where does (?P<a>{_NAME}) think that (?P<b>{_NAME}) searches for the (?P<obj>{_THING})\?$")
+_Q_BEGINNING = re.compile(rf"Where was the (?P<obj>{_THING}) at the beginning\?$")
 
 
-def parse_question(text: str) -> Question:
-    """Parse a Hi-ToM question of order 0-4; raises UserError on anything else."""
+def parse_question(text: str, where: str = "") -> Question:
+    """Parse a question of any form in :data:`QUESTION_FORMS`; raises UserError (prefixed by
+    ``where``) on anything else."""
     text = text.strip()
-    m = _Q_ZERO.match(text)
-    if m:
+    if m := _Q_ZERO.match(text):
         return Question((), m.group("obj"))
-    m = _Q_CHAIN.match(text)
-    if m:
+    if m := _Q_CHAIN.match(text):
         rest = tuple(n for n in m.group("rest").split(" thinks ") if n.strip())
         return Question((m.group("first"), *(n.strip() for n in rest)), m.group("obj"))
-    raise UserError(f"unparseable question: {text!r}")
+    if m := _Q_LOOK.match(text):
+        return Question((m.group("a"),), m.group("obj"), "look")
+    if m := _Q_SEARCH.match(text):
+        return Question((m.group("a"), m.group("b")), m.group("obj"), "search")
+    if m := _Q_BEGINNING.match(text):
+        return Question((), m.group("obj"), "beginning")
+    raise UserError(f"{where}unparseable question: {text!r}")

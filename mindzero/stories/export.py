@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 
 from mindzero.core.errors import UserError
-from mindzero.core.results import atomic_write_text, dumps_jsonl
+from mindzero.core.outputs import atomic_path
 from mindzero.stories.generator import GeneratedStory
 from mindzero.stories.traces import render_gold_trace
 
@@ -41,15 +40,17 @@ def question_rows(story: GeneratedStory, semantics: str) -> Iterator[dict]:
         }
 
 
-def write_jsonl_rows(path: str | os.PathLike, rows: Iterable[dict]) -> str:
-    """Write rows atomically; returns the sha256 of the bytes (for the manifest and fingerprint)."""
-    text = dumps_jsonl(rows)
-    atomic_write_text(path, text)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+def file_sha256(path: str | os.PathLike) -> str:
+    """The sha256 of a file's bytes (for the manifest and the dataset fingerprint), read in chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def write_hf_dataset(path: str | os.PathLike, rows: list[dict], fingerprint: str) -> None:
-    """Save a ``datasets.Dataset`` to disk (``datasets`` is in the optional ``llm`` extra)."""
+    """Save a ``datasets.Dataset`` to disk, whole or not at all (``datasets`` is in the optional ``llm`` extra)."""
     try:
         import datasets
         import pyarrow as pa
@@ -57,4 +58,5 @@ def write_hf_dataset(path: str | os.PathLike, rows: list[dict], fingerprint: str
         raise UserError("the Hugging Face export needs `pip install mindzero[llm]` (datasets, pyarrow)") from err
     table = pa.Table.from_pylist(rows)
     ds = datasets.Dataset(table, fingerprint=fingerprint[:16])
-    ds.save_to_disk(str(Path(path)))
+    with atomic_path(path) as tmp:
+        ds.save_to_disk(str(tmp))

@@ -5,7 +5,8 @@ all offered as choices), chapters of 5, 3 and 4 agents (a story of length n uses
 agent in turn moves the chapter's object or stays and then leaves; everyone then meets in the
 waiting room where, in "Tell" stories, the chapter's communication form happens. Distractor lines
 are inserted before any line with probability ``noise``. The question object is the first
-chapter's object; one question per order 0–4.
+chapter's object; one question per order 0–4. ``mode="multiroom"`` drops the chapters: agents walk
+between rooms one by one (:func:`generate_multiroom_story`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import permutations
 
 from tqdm import tqdm
 
@@ -22,6 +24,7 @@ from mindzero.stories.events import (
     Enter,
     Event,
     Exit,
+    IsIn,
     Move,
     ObjectAt,
     PrivateTell,
@@ -29,7 +32,7 @@ from mindzero.stories.events import (
     Question,
     Stay,
 )
-from mindzero.stories.semantics import WAITING_ROOM, StorySimulator
+from mindzero.stories.semantics import WAITING_ROOM, StorySimulator, StoryWorld
 
 NAMES = (
     "Abigail",
@@ -157,6 +160,8 @@ CONTAINERS = tuple(f"{c}_{k}" for c in ("red", "green", "blue") for k in CONTAIN
 ANIMALS = ("cat", "dog", "monkey", "mouse")
 ITEMS = ("watch", "gloves", "phone")
 
+#: Story modes: Hi-ToM's chapters, or free movement between rooms (``generate_multiroom_story``).
+MODES = ("hitom", "multiroom")
 #: (agents in the chapter, whether a "Tell" story communicates after it), per story length.
 CHAPTER_PLAN = {1: ((5, True),), 2: ((5, False), (3, True)), 3: ((5, True), (3, False), (4, True))}
 MAX_ORDER = 4
@@ -249,7 +254,7 @@ def _with_distractors(
     out: list[Event] = []
     for event in events:
         if rng.random() < noise:
-            kind = rng.choice(DISTRACTOR_KINDS)
+            kind = rng.choice(DISTRACTOR_KINDS[:4])  # Hi-ToM's own four
             thing = {
                 "saw a": ANIMALS,
                 "lost his": ITEMS,
@@ -290,6 +295,78 @@ def generate_story(
     return story
 
 
+def generate_multiroom_story(
+    rng: random.Random, story_id: int, noise: float = 0.1, semantics: str = "hitom"
+) -> GeneratedStory:
+    """A story without chapters: 4 agents walk in and out of 2-3 rooms one at a time or in pairs
+    (re-entering, going from room to room), two objects are stated and moved in their rooms, and
+    distractors (preferences among them) are mixed in; one question per order 0-4 about an object.
+
+    No communication: every belief comes from who was in which room at which line.
+    """
+    agents = rng.sample(NAMES, 4)
+    rooms = rng.sample(ROOMS, rng.choice((2, 3)))
+    containers = rng.sample(CONTAINERS, 3 * len(rooms))
+    per_room = {r: containers[3 * i : 3 * i + 3] for i, r in enumerate(rooms)}
+    objects = rng.sample(OBJECTS, 2)
+    world = StoryWorld(agents)
+    events: list[Event] = []
+
+    def add(event: Event) -> None:
+        world.apply(event)
+        events.append(event)
+
+    def newcomer(agent: str) -> bool:
+        return not any(agent in visits for visits in world.left_at.values())
+
+    for _ in range(rng.randint(12, 20)):
+        inside = [a for a in agents if a in world.room_of]
+        stated = [o for o in objects if o in world.location]
+        unstated = [o for o in objects if o not in world.location]
+        moves = [(a, o) for a in inside for o in stated if world.obj_room(o) == world.room_of[a]]
+        options = ["enter"] * 3 + ["exit"] * 2 * bool(inside) + ["state"] * 2 * bool(unstated and world.last_entered)
+        options += ["move"] * 3 * bool(moves)
+        if rng.random() < noise:
+            kind = rng.choice(DISTRACTOR_KINDS)
+            things = {"saw a": ANIMALS, "lost his": ITEMS}.get(kind, objects)
+            add(Distractor(rng.choice(agents), kind, rng.choice(things)))
+        choice = rng.choice(options)
+        if choice == "enter":
+            room = rng.choice(rooms)
+            outside = [a for a in agents if world.room_of.get(a) != room]
+            if not outside:
+                continue
+            pool = [a for a in outside if newcomer(a)] or outside
+            group = tuple(rng.sample(pool, min(len(pool), rng.choice((1, 1, 2)))))
+            add(IsIn(group[0], room) if len(group) == 1 and rng.random() < 0.2 else Enter(group, room))
+        elif choice == "exit":
+            agent = rng.choice(inside)
+            add(Exit(agent, world.room_of[agent]))
+        elif choice == "state":
+            add(ObjectAt(unstated[0], rng.choice(per_room[world.last_entered])))
+        else:
+            agent, obj = rng.choice(moves)
+            here = [c for c in per_room[world.room_of[agent]] if c != world.location[obj]]
+            add(Move(agent, obj, rng.choice(here)))
+    for a in filter(newcomer, agents):  # every agent is in the story
+        add(IsIn(a, rng.choice(rooms)))
+    for o in objects:
+        if o not in world.location:  # every object's place is stated, in the room entered last
+            add(ObjectAt(o, rng.choice(per_room[world.last_entered])))
+    obj = rng.choice(objects)
+    sim = StorySimulator(agents, semantics)
+    for event in events:
+        sim.step(event)
+    questions = []
+    for k in range(MAX_ORDER + 1):  # a chain with a belief where there is one: "unknown" is no choice
+        chains = list(permutations(agents, k))
+        known = [c for c in chains if sim.belief(c, obj) is not None]
+        questions.append(Question(rng.choice(known or chains), obj))
+    story = GeneratedStory(story_id, len(rooms), False, tuple(agents), tuple(containers), events, questions)
+    label_story(story, semantics)
+    return story
+
+
 def label_story(story: GeneratedStory, semantics: str = "hitom") -> None:
     """Run the engine over the story; fill per-line labels and answers for every question."""
     sim = StorySimulator(story.agents, semantics)
@@ -310,13 +387,21 @@ def generate_stories(
     noise: float = 0.1,
     semantics: str = "hitom",
     progress: bool = False,
+    start: int = 0,
+    mode: str = "hitom",
 ):
-    """Yield ``n`` stories; lengths cycle through ``lengths`` and Tell/No_Tell alternate.
+    """Yield stories ``start`` to ``n - 1``; lengths cycle through ``lengths`` and Tell/No_Tell alternate
+    (``mode="multiroom"``: :func:`generate_multiroom_story`, ``lengths`` unused).
 
-    Deterministic: story i depends only on (seed, i), so any prefix of a run is reproducible.
+    Deterministic: story i depends only on (seed, i), so any part of a run is reproducible (a
+    resumed run starts at ``start``).
     """
-    for i in tqdm(range(n), desc="stories", unit="story", disable=not progress, mininterval=1.0):
+    stories = range(start, n)
+    for i in tqdm(stories, desc="stories", unit="story", initial=start, total=n, disable=not progress, mininterval=1.0):
         rng = random.Random(f"{seed}:{i}")
+        if mode == "multiroom":
+            yield generate_multiroom_story(rng, i, noise, semantics)
+            continue
         length = lengths[i % len(lengths)]
         tell = (i // len(lengths)) % 2 == 0
         yield generate_story(rng, i, length, tell, noise, semantics)

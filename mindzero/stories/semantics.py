@@ -48,6 +48,7 @@ from mindzero.stories.events import (
     Enter,
     Event,
     Exit,
+    IsIn,
     Move,
     ObjectAt,
     PrivateTell,
@@ -67,45 +68,125 @@ def atom_name(obj: str, container: str) -> str:
 
 
 class StoryWorld:
-    """The actual, physical state of a story: who is where, exit order, where objects are.
+    """The actual, physical state of a story: which room each agent is in, which room each
+    container is in, where each object lies, and when each agent last left each room.
 
-    The compiler reads it to decide who observes an event and who trusts a claim; it is the
-    story's ground truth, not anyone's belief.
+    The compiler reads it to decide who observes an event (exactly the agents in the event's room
+    at that line) and who trusts a claim; it is the story's ground truth, not anyone's belief.
+    Agents enter and exit one at a time or in groups; entering a room leaves the previous one.
+    A container first named in 'The O is in the C.' lies in the room entered most recently; one
+    first named in a move lies in the mover's room. Hi-ToM's chapters are the special case where
+    a group enters, acts, and leaves one by one.
     """
 
     def __init__(self, agents: Sequence[str]) -> None:
         self.agents = tuple(agents)
-        self.room: str | None = None
-        self.present: list[str] = []
-        self.chapter_agents: tuple[str, ...] = ()
-        self.exit_rank: dict[str, int] = {}
-        self.obj_room: dict[str, str] = {}
+        self.room_of: dict[str, str] = {}
+        #: room -> agent -> line the agent last left it (None: still there); the trust rule reads it
+        self.left_at: dict[str, dict[str, int | None]] = {}
+        self.container_room: dict[str, str] = {}
         self.location: dict[str, str] = {}
+        self.first_location: dict[str, str] = {}
+        self.last_entered: str | None = None
+        self.line = 0
 
-    def trusts(self, speaker: str, listener: str) -> bool:
-        """Hi-ToM trust rule: the listener exited this chapter's room before the speaker, or was
-        never in it (a listener who saw more keeps its own belief)."""
-        if listener not in self.chapter_agents:
+    def present(self, room: str | None) -> list[str]:
+        """The agents in ``room``, in the order they entered it."""
+        return [a for a, r in self.room_of.items() if r == room]
+
+    def obj_room(self, obj: str) -> str | None:
+        return self.container_room.get(self.location.get(obj, ""))
+
+    def objects_in(self, room: str) -> list[str]:
+        return sorted(o for o in self.location if self.obj_room(o) == room)
+
+    def event_room(self, event: Event) -> str | None:
+        """The room a physical event happens in (its observers are the agents there)."""
+        if isinstance(event, (Enter, IsIn, Stay, Exit)):
+            return event.room
+        if isinstance(event, Move):
+            return self.room_of.get(event.agent)
+        if isinstance(event, ObjectAt):
+            return self.container_room.get(event.container, self.last_entered)
+        return None
+
+    def trusts(self, speaker: str, listener: str, obj: str) -> bool:
+        """Hi-ToM trust rule, per room: the listener has never been in the room where the object
+        lies, or left it while the speaker stayed longer (a listener who saw more keeps its own
+        belief; one still in the room sees the truth)."""
+        visits = self.left_at.get(self.obj_room(obj) or "", {})
+        if listener not in visits:
             return True
-        rank_l = self.exit_rank.get(listener)
-        rank_s = self.exit_rank.get(speaker)
-        return rank_l is not None and rank_s is not None and rank_l < rank_s
+        left_l = visits[listener]
+        if left_l is None or speaker not in visits:
+            return False
+        left_s = visits[speaker]
+        return left_s is None or left_l < left_s
+
+    def check(self, event: Event) -> None:
+        """UserError naming the line when the event cannot happen in the current world."""
+
+        def where() -> str:  # rendered only for an error
+            return f"line {self.line + 1} ({event.render()!r})"
+
+        if isinstance(event, Exit) and self.room_of.get(event.agent) != event.room:
+            raise UserError(f"{where()}: {event.agent} is not in the {event.room} ({self._whereabouts(event.agent)})")
+        if isinstance(event, Move):
+            room, held = self.room_of.get(event.agent), self.obj_room(event.obj)
+            if room is None:
+                raise UserError(f"{where()}: {event.agent} is in no room")
+            if held is not None and held != room:
+                raise UserError(f"{where()}: the {event.obj} is in the {held}, {event.agent} is in the {room}")
+            there = self.container_room.get(event.container, room)
+            if there != room:
+                raise UserError(f"{where()}: the {event.container} is in the {there}, {event.agent} is in the {room}")
+        if isinstance(event, ObjectAt) and self.event_room(event) is None:
+            raise UserError(f"{where()}: no room entered yet, so the {event.container} is in no room")
+
+    def _whereabouts(self, agent: str) -> str:
+        room = self.room_of.get(agent)
+        return f"{agent} is in the {room}" if room else f"{agent} is in no room"
 
     def apply(self, event: Event) -> None:
-        if isinstance(event, Enter):
-            if event.room != WAITING_ROOM:
-                self.room = event.room
-                self.present = list(event.agents)
-                self.chapter_agents = tuple(event.agents)
-                self.exit_rank = {}
+        self.check(event)
+        if isinstance(event, (Enter, IsIn)):
+            for agent in event.agents:
+                old = self.room_of.get(agent)
+                if old != event.room:
+                    if old is not None:
+                        self.left_at[old][agent] = self.line
+                        del self.room_of[agent]
+                    self.room_of[agent] = event.room
+                    self.left_at.setdefault(event.room, {})[agent] = None
+            self.last_entered = event.room
         elif isinstance(event, (ObjectAt, Move)):
+            self.container_room.setdefault(event.container, self.event_room(event))
             self.location[event.obj] = event.container
-            if self.room is not None:
-                self.obj_room[event.obj] = self.room
+            self.first_location.setdefault(event.obj, event.container)
         elif isinstance(event, Exit):
-            if event.agent in self.present:
-                self.present.remove(event.agent)
-            self.exit_rank.setdefault(event.agent, len(self.exit_rank))
+            del self.room_of[event.agent]
+            self.left_at[event.room][event.agent] = self.line
+        self.line += 1
+
+    def witnesses(self, event: Event) -> list[str]:
+        """Who observes a physical event (before it is applied): the agents in its room, entrants
+        included; an entry is seen only if there are objects in the room to see."""
+        room = self.event_room(event)
+        if isinstance(event, (Enter, IsIn)):
+            if not self.objects_in(event.room) or all(self.room_of.get(a) == room for a in event.agents):
+                return []
+            return list(dict.fromkeys([*self.present(room), *event.agents]))
+        if isinstance(event, (ObjectAt, Move)):
+            return self.present(room)
+        return []
+
+    def hearers(self, event: PublicClaim | PrivateTell) -> list[str]:
+        """Everyone hears a public claim; a private tell only its speaker and listener."""
+        return list(self.agents) if isinstance(event, PublicClaim) else [event.speaker, event.listener]
+
+    def believers(self, event: PublicClaim | PrivateTell) -> list[str]:
+        """The hearers other than the speaker who trust it about this object."""
+        return [a for a in self.hearers(event) if a != event.speaker and self.trusts(event.speaker, a, event.obj)]
 
 
 def observation(agents: Sequence[str], observers: Iterable[str], post: Formula, name: str = "e") -> Action:
@@ -219,37 +300,28 @@ class StorySimulator:
         def who(observers: Sequence[str]) -> list[str]:
             return [a for a in dict.fromkeys([*observers, *sorted(also_seen_by)]) if a not in unseen_by]
 
-        if isinstance(event, Enter):
-            seen = [o for o, r in w.obj_room.items() if r == event.room] if event.room != WAITING_ROOM else []
-            if not seen:
+        if isinstance(event, (Enter, IsIn)):
+            observers = w.witnesses(event)
+            if not observers:
                 return self.noop
-            post = And(tuple(self._location_post(o, w.location[o]) for o in sorted(seen)))
+            post = And(tuple(self._location_post(o, w.location[o]) for o in w.objects_in(event.room)))
             if self.semantics == "hitom-combinations":
                 chains = [()] + [c for k in range(1, MAX_ORDER + 1) for c in permutations(event.agents, k)]
                 return chain_event(self.agents, chains, post)
-            return observation(self.agents, who([*w.present, *event.agents]), post)
+            return observation(self.agents, who(observers), post)
         if isinstance(event, ObjectAt):
-            return self._physical(who(w.present), event.obj, event.container, None)
+            return self._physical(who(w.witnesses(event)), event.obj, event.container, None)
         if isinstance(event, Move):
-            observers = w.present if event.agent in w.present else [*w.present, event.agent]
-            return self._physical(who(observers), event.obj, event.container, event.agent)
+            return self._physical(who(w.witnesses(event)), event.obj, event.container, event.agent)
         if isinstance(event, (Stay, Exit, Distractor)):
             return self.noop
-        if isinstance(event, PublicClaim):
+        if isinstance(event, (PublicClaim, PrivateTell)):
             s, post = event.speaker, self._location_post(event.obj, event.container)
-            believers = [a for a in self.agents if a != s and w.trusts(s, a)]
+            hearers, believers = w.hearers(event), w.believers(event)
             if self.semantics == "del":
-                return claim_event(self.agents, s, self.agents, believers, post)
+                return claim_event(self.agents, s, hearers, believers, post)
             chains = [(b,) for b in believers] + [(b, s) for b in believers]
-            chains += [(s, a) for a in self.agents if a != s]
-            return chain_event(self.agents, chains, post)
-        if isinstance(event, PrivateTell):
-            s, li = event.speaker, event.listener
-            post = self._location_post(event.obj, event.container)
-            trust = w.trusts(s, li)
-            if self.semantics == "del":
-                return claim_event(self.agents, s, [li], [li] if trust else [], post)
-            chains = [(s, li)] + ([(li,), (li, s)] if trust else [])
+            chains += [(s, a) for a in hearers if a != s]
             return chain_event(self.agents, chains, post)
         raise TypeError(f"not a story event: {event!r}")
 
@@ -265,6 +337,7 @@ class StorySimulator:
         for name in _agents_of(event):
             if name not in self.world.agents:
                 raise UserError(f"unknown agent {name!r} in line {event.render()!r}")
+        self.world.check(event)  # before the epistemic state changes
         action = self.compile(event, also_seen_by, unseen_by)
         changed = action is not self.noop
         if changed:
@@ -272,6 +345,15 @@ class StorySimulator:
             self.max_worlds = max(self.max_worlds, self.state.model.n_worlds)
         self.world.apply(event)
         return changed
+
+    def answer(self, question: Question) -> str | None:
+        """A question's answer now: the object's first stated place, or the chain's belief."""
+        unknown = [a for a in question.chain if a not in self.agents]
+        if unknown:
+            raise UserError(f"{question.render()!r}: {unknown[0]} is not in the story")
+        if question.form == "beginning":
+            return self.world.first_location.get(question.obj)
+        return self.belief(question.chain, question.obj)
 
     def belief(self, chain: Sequence[str], obj: str) -> str | None:
         """The container c with M, w ⊨ B_a1 ... B_ak at(obj, c); None when no location is believed.
@@ -307,10 +389,10 @@ def _agents_of(event: Event) -> tuple[str, ...]:
 
 
 def story_agents(events: Sequence[Event]) -> tuple[str, ...]:
-    """Agents in order of first appearance in an Enter line (plus any only ever mentioned)."""
+    """Agents in order of first appearance in an entry line (plus any only ever mentioned)."""
     seen: dict[str, None] = {}
     for e in events:
-        if isinstance(e, Enter):
+        if isinstance(e, (Enter, IsIn)):
             seen.update(dict.fromkeys(e.agents))
     for e in events:
         seen.update(dict.fromkeys(_agents_of(e)))

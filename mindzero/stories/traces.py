@@ -18,13 +18,14 @@ from mindzero.stories.events import (
     Enter,
     Event,
     Exit,
+    IsIn,
     Move,
     ObjectAt,
     PublicClaim,
     Question,
     Stay,
 )
-from mindzero.stories.semantics import WAITING_ROOM
+from mindzero.stories.semantics import WAITING_ROOM, StoryWorld, story_agents
 
 NULL = "Null"
 
@@ -37,11 +38,16 @@ def belief_sentence(question: Question, value: str | None) -> str:
     return " thinks ".join(question.chain) + f" thinks the {question.obj} is in {shown}"
 
 
-def _effect(event: Event, present: list[str]) -> str:
-    if isinstance(event, Enter):
+def _effect(event: Event, world: StoryWorld) -> str:
+    """What the line does to beliefs, read from the world before the line."""
+    if isinstance(event, (Enter, IsIn)):
         if event.room == WAITING_ROOM:
             return "Everyone meets in the waiting room; no effect on beliefs."
-        return f"{', '.join(event.agents)} are present in the {event.room}."
+        names = event.agents
+        return f"{', '.join(names)} {'are' if len(names) > 1 else 'is'} present in the {event.room}."
+    present = world.witnesses(event)
+    if isinstance(event, (ObjectAt, Move)) and not present:
+        return "Nobody is present to observe this."
     if isinstance(event, ObjectAt):
         return f"Everyone present ({', '.join(present)}) observes this."
     if isinstance(event, Move):
@@ -63,15 +69,10 @@ def render_gold_trace(events: Sequence[Event], question: Question, labels: Seque
     if len(labels) != len(events):
         raise ValueError("one label per story line is required")
     blocks = []
-    present: list[str] = []
+    world = StoryWorld(story_agents(events))
     for i, (event, value) in enumerate(zip(events, labels), start=1):
-        if isinstance(event, Enter) and event.room != WAITING_ROOM:
-            present = list(event.agents)
-        blocks.append(
-            f"## Step {i} ##\n{event.render()}\n{_effect(event, present)}\n{belief_sentence(question, value)}"
-        )
-        if isinstance(event, Exit) and event.agent in present:
-            present.remove(event.agent)
+        blocks.append(f"## Step {i} ##\n{event.render()}\n{_effect(event, world)}\n{belief_sentence(question, value)}")
+        world.apply(event)
     final = labels[-1] if labels else None
     blocks.append(f"Final Answer: [{final if final is not None else NULL}]")
     return "\n\n".join(blocks) + "\n"

@@ -7,8 +7,10 @@ averaged over episodes and seeds; a failed run counts as ``max_steps`` ticks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import math
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 from tqdm import tqdm
@@ -113,78 +115,138 @@ def run_episode(
     return EpisodeRun(settings.max_steps, False, map_correct, true_prob, kls)
 
 
-def progress_curve(runs: list[EpisodeRun]) -> list[float | None]:
-    """Mean MAP-goal accuracy per bin of task progress (fraction of the episode elapsed)."""
-    sums, counts = np.zeros(PROGRESS_BINS), np.zeros(PROGRESS_BINS)
-    for run in runs:
-        n = len(run.map_correct)
-        for t, ok in enumerate(run.map_correct):
-            b = min(PROGRESS_BINS - 1, int(PROGRESS_BINS * t / n))
-            sums[b] += ok
-            counts[b] += 1
-    return [float(s / c) if c else None for s, c in zip(sums, counts)]
-
-
 def stderr(values) -> float:
     """Standard error of the mean (0 for a single value)."""
     values = np.asarray(values, dtype=np.float64)
     return float(values.std(ddof=1) / np.sqrt(len(values))) if len(values) > 1 else 0.0
 
 
+class Mean:
+    """Running mean and standard error of a stream of numbers in constant memory. The sums are exact
+    (fractions), so the result is correctly rounded and the same however a run was interrupted."""
+
+    def __init__(self) -> None:
+        self.n, self.sum, self.squares = 0, Fraction(0), Fraction(0)
+
+    def add(self, value: float) -> None:
+        value = Fraction(value)
+        self.n += 1
+        self.sum += value
+        self.squares += value * value
+
+    def mean(self) -> float:
+        return float(self.sum / self.n)
+
+    def stderr(self) -> float:
+        """Standard error of the mean (0 for a single value)."""
+        if self.n < 2:
+            return 0.0
+        variance = (self.squares - self.sum * self.sum / self.n) / (self.n - 1)
+        return math.sqrt(float(variance) / self.n)
+
+
+#: Per-run sample fields averaged into ``metrics[name]``.
+MEANS = {
+    "speedup_mean": "speedup",
+    "success_rate": "success",
+    "success_rate_alone": "success_alone",
+    "t_alone_mean": "t_alone",
+    "t_helped_mean": "t_helped",
+    "goal_accuracy_mean": "goal_accuracy",
+    "true_goal_prob_mean": "true_goal_prob_mean",
+    "kl_to_exact_mean": "kl_to_exact_mean",
+}
+
+
+class AssistTotals:
+    """The benchmark's metrics and Fig. 5 curve, accumulated run by run: memory stays flat in the
+    number of runs, and a checkpoint of the totals lets an interrupted benchmark continue."""
+
+    def __init__(self) -> None:
+        self.means = {name: Mean() for name in MEANS}
+        self.bins = np.zeros(PROGRESS_BINS, dtype=np.int64)  # MAP-correct ticks per bin of task progress
+        self.ticks = np.zeros(PROGRESS_BINS, dtype=np.int64)  # ticks per bin
+        self.reasoner_stats = None  # summed DecisionStats of reasoners that count their cost (LLMs)
+
+    @property
+    def runs(self) -> int:
+        return self.means["speedup_mean"].n
+
+    def add(self, sample: dict, helped: EpisodeRun, stats: object) -> None:
+        for name, key in MEANS.items():
+            self.means[name].add(sample[key])
+        n = len(helped.map_correct)
+        for t, ok in enumerate(helped.map_correct):
+            b = min(PROGRESS_BINS - 1, int(PROGRESS_BINS * t / n))
+            self.bins[b] += ok
+            self.ticks[b] += 1
+        if stats is not None:
+            self.reasoner_stats = stats if self.reasoner_stats is None else self.reasoner_stats.merge(stats)
+
+    def metrics(self) -> dict:
+        metrics = {name: mean.mean() for name, mean in self.means.items()}
+        metrics["speedup_stderr"] = self.means["speedup_mean"].stderr()
+        metrics["n_runs"] = self.runs
+        if self.reasoner_stats is not None:
+            metrics.update(self.reasoner_stats.metrics())
+        return metrics
+
+    def curve(self) -> list[float | None]:
+        """Mean MAP-goal accuracy per bin of task progress (fraction of the episode elapsed)."""
+        return [float(s / c) if c else None for s, c in zip(self.bins, self.ticks)]
+
+
+def assist_samples(
+    domain: Domain,
+    episodes: Sequence[object],
+    settings: AssistSettings,
+    make_reasoner: Callable[[int], Reasoner],
+    totals: AssistTotals,
+    label: str = "",
+    progress: bool = True,
+) -> Iterator[dict]:
+    """Run a reasoner on every (seed, episode), seed by seed, from run ``totals.runs`` on (a resumed
+    benchmark skips the runs it has); add each run to ``totals`` and yield its sample. Episodes are
+    fetched by index as they are needed, never listed."""
+    n = len(episodes)
+    if not n:
+        raise UserError("no episodes to run")
+    jobs = range(totals.runs, len(settings.seeds) * n)
+    for job in tqdm(jobs, desc=f"assist[{label}]", disable=not progress, leave=False):
+        seed, episode = settings.seeds[job // n], episodes[job % n]
+        alone = run_episode(domain, episode, None, seed, settings)
+        reasoner = make_reasoner(seed)
+        helped = run_episode(domain, episode, reasoner, seed, settings)
+        stats = getattr(reasoner, "stats", None)
+        goal = domain.goal(episode)
+        sample = {
+            "episode_id": domain.episode_id(episode),
+            "seed": seed,
+            "goal": list(goal) if isinstance(goal, tuple) else goal,
+            "t_alone": alone.ticks,
+            "t_helped": helped.ticks,
+            "success_alone": alone.success,
+            "success": helped.success,
+            "speedup": alone.ticks / helped.ticks - 1.0,
+            "goal_accuracy": float(np.mean(helped.map_correct)),
+            "true_goal_prob_mean": float(np.mean(helped.true_goal_prob)),
+            "kl_to_exact_mean": float(np.mean(helped.kl_to_exact)),
+            **({"reasoner": stats.metrics()} if stats is not None else {}),
+        }
+        totals.add(sample, helped, stats)
+        yield sample
+
+
 def run_assist(
     domain: Domain,
-    episodes: Iterable[object],
+    episodes: Sequence[object],
     settings: AssistSettings,
     make_reasoner: Callable[[int], Reasoner],
     label: str = "",
     progress: bool = True,
 ) -> tuple[dict, list[dict], list[float | None]]:
     """Evaluate a reasoner on every (seed, episode); returns (metrics, per-episode samples, Fig. 5
-    accuracy curve). Episodes are read once and kept (each seed runs them all)."""
-    episodes = list(episodes)
-    if not episodes:
-        raise UserError("no episodes to run")
-    samples, helped_runs = [], []
-    reasoner_stats = None  # summed DecisionStats of reasoners that count their cost (LLMs)
-    jobs = [(s, e) for s in settings.seeds for e in episodes]
-    for seed, episode in tqdm(jobs, desc=f"assist[{label}]", disable=not progress, leave=False):
-        alone = run_episode(domain, episode, None, seed, settings)
-        reasoner = make_reasoner(seed)
-        helped = run_episode(domain, episode, reasoner, seed, settings)
-        helped_runs.append(helped)
-        stats = getattr(reasoner, "stats", None)
-        if stats is not None:
-            reasoner_stats = stats if reasoner_stats is None else reasoner_stats.merge(stats)
-        goal = domain.goal(episode)
-        samples.append(
-            {
-                "episode_id": domain.episode_id(episode),
-                "seed": seed,
-                "goal": list(goal) if isinstance(goal, tuple) else goal,
-                "t_alone": alone.ticks,
-                "t_helped": helped.ticks,
-                "success_alone": alone.success,
-                "success": helped.success,
-                "speedup": alone.ticks / helped.ticks - 1.0,
-                "goal_accuracy": float(np.mean(helped.map_correct)),
-                "true_goal_prob_mean": float(np.mean(helped.true_goal_prob)),
-                "kl_to_exact_mean": float(np.mean(helped.kl_to_exact)),
-                **({"reasoner": stats.metrics()} if stats is not None else {}),
-            }
-        )
-    speedups = np.array([s["speedup"] for s in samples])
-    metrics = {
-        "speedup_mean": float(speedups.mean()),
-        "speedup_stderr": stderr(speedups),
-        "success_rate": float(np.mean([s["success"] for s in samples])),
-        "success_rate_alone": float(np.mean([s["success_alone"] for s in samples])),
-        "t_alone_mean": float(np.mean([s["t_alone"] for s in samples])),
-        "t_helped_mean": float(np.mean([s["t_helped"] for s in samples])),
-        "goal_accuracy_mean": float(np.mean([s["goal_accuracy"] for s in samples])),
-        "true_goal_prob_mean": float(np.mean([s["true_goal_prob_mean"] for s in samples])),
-        "kl_to_exact_mean": float(np.mean([s["kl_to_exact_mean"] for s in samples])),
-        "n_runs": len(samples),
-    }
-    if reasoner_stats is not None:
-        metrics.update(reasoner_stats.metrics())
-    return metrics, samples, progress_curve(helped_runs)
+    accuracy curve). The samples are kept: a long benchmark streams :func:`assist_samples` instead."""
+    totals = AssistTotals()
+    samples = list(assist_samples(domain, episodes, settings, make_reasoner, totals, label, progress))
+    return totals.metrics(), samples, totals.curve()

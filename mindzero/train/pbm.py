@@ -226,6 +226,7 @@ def train_pbm(config: PBMConfig) -> dict:
     config = resolve_config(config)
     out = Path(config.out)
     checkpoint = resume_checkpoint(out, config.resume)
+    base = model_location(config.model)  # a wrong --model fails before the data is built
     require("transformers", "llm")
     from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
 
@@ -237,7 +238,6 @@ def train_pbm(config: PBMConfig) -> dict:
         raise UserError("no training rows: generate more stories (--stories) or give --data")
     write_jsonl(out / "heldout.jsonl", held)
 
-    base = model_location(config.model)
     tokenizer = load_tokenizer(base)
     pbm = make_pbm_config(tokenizer, config.model, config.max_length)
     dataset = StepDataset(train_rows, tokenizer, pbm)

@@ -184,7 +184,7 @@ def test_cli_bad_input_is_one_line_error(argv, message, tmp_path, capsys):
     bad = tmp_path / "bad.txt"
     bad.write_text("..H\n.P0\n...\n\n0: mauve star\n")
     argv = [str(bad) if a == "BAD" else a for a in argv]
-    assert main([*argv, "--out", str(tmp_path)]) == 2
+    assert main([*argv, "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err and "Traceback" not in err
 

@@ -15,8 +15,8 @@ from mindzero.pbm.data import (
     corrupt_trace,
     gold_and_corrupted_rows,
     pbm_problem,
+    policy_batches,
     policy_messages,
-    policy_rows,
     questions_from_hitom,
     questions_from_stories,
     split_steps,
@@ -101,7 +101,9 @@ def test_policy_rows_label_sampled_traces(questions) -> None:
                 out.append([Generation(gold if j % 2 == 0 else "???", 1, 1) for j in range(n)])
             return out
 
-    rows = policy_rows(Echo(), questions[:6], n=2, batch=4)
+    batches = list(policy_batches(Echo(), questions[:6], n=2, batch=4))
+    assert [end for end, _ in batches] == [4, 6]
+    rows = [row for _, batch in batches for row in batch]
     assert len(rows) == 12
     assert [all(r["labels"]) and r["final_correct"] for r in rows] == [True, False] * 6
 

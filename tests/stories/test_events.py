@@ -9,6 +9,7 @@ from mindzero.stories.events import (
     Distractor,
     Enter,
     Exit,
+    IsIn,
     Move,
     ObjectAt,
     PrivateTell,
@@ -18,6 +19,7 @@ from mindzero.stories.events import (
     parse_line,
     parse_question,
     parse_story,
+    read_story,
 )
 
 EVENTS = [
@@ -29,6 +31,9 @@ EVENTS = [
     Exit("Owen", "TV_room"),
     Distractor("Chloe", "lost his", "watch"),
     Distractor("Noah", "dislikes the", "sweet_potato"),
+    Distractor("Noah", "loves the", "red_box"),
+    Distractor("Noah", "hates the", "pear"),
+    IsIn("Owen", "TV_room"),
     PublicClaim("Liam", "celery", "white_bathtub"),
     PrivateTell("Benjamin", "Liam", "celery", "blue_drawer"),
 ]
@@ -76,6 +81,9 @@ def test_empty_story_is_an_error() -> None:
         Question(("Owen",), "celery"),
         Question(("Owen", "Liam"), "celery"),
         Question(("Owen", "Liam", "Chloe", "Amelia"), "sweet_potato"),
+        Question(("Owen",), "celery", "look"),
+        Question(("Owen", "Liam"), "celery", "search"),
+        Question((), "celery", "beginning"),
     ],
 )
 def test_question_round_trip(question: Question) -> None:
@@ -85,3 +93,26 @@ def test_question_round_trip(question: Question) -> None:
 def test_bad_question_raises() -> None:
     with pytest.raises(UserError, match="unparseable question"):
         parse_question("Who ate the celery?")
+
+
+def test_distractors_parse_without_the_final_period() -> None:
+    assert parse_line("Noah loves the pear") == Distractor("Noah", "loves the", "pear")
+
+
+def test_unnumbered_story_with_questions() -> None:
+    story = read_story("Ann entered the hall.\nThe pear is in the red_box.\nWhere will Ann look for the pear?\n")
+    assert story.events == [Enter(("Ann",), "hall"), ObjectAt("pear", "red_box")]
+    assert story.numbers == [1, 2] and story.questions == [Question(("Ann",), "pear", "look")]
+
+
+def test_unknown_sentences_are_ignored_only_when_asked_and_counted() -> None:
+    story = "1 Ann entered the hall.\n2 Ann juggled.\n3 The pear is in the red_box.\n4 Ann sang a song."
+    with pytest.raises(UserError, match=r"line 2.*Ann juggled"):
+        read_story(story)
+    read = read_story(story, ignore_unknown=True)
+    assert read.ignored == [2, 4] and read.numbers == [1, 3] and len(read.events) == 2
+
+
+def test_unknown_question_in_a_story_names_its_line() -> None:
+    with pytest.raises(UserError, match=r"line 2: unparseable question: 'Where did Ann go\?'"):
+        read_story("Ann entered the hall.\nWhere did Ann go?")

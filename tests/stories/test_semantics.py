@@ -142,9 +142,9 @@ def test_semantics_agree_without_communication() -> None:
 def test_trust_rule() -> None:
     sim = run("hitom", upto=9)
     w = sim.world
-    assert w.trusts("Liam", "Amelia") and w.trusts("Liam", "Chloe")
-    assert not w.trusts("Liam", "Owen") and not w.trusts("Liam", "Benjamin")
-    assert w.trusts("Benjamin", "Liam")
+    assert w.trusts("Liam", "Amelia", "celery") and w.trusts("Liam", "Chloe", "celery")
+    assert not w.trusts("Liam", "Owen", "celery") and not w.trusts("Liam", "Benjamin", "celery")
+    assert w.trusts("Benjamin", "Liam", "celery")
 
 
 def test_outsiders_trust_and_entering_shows_the_room() -> None:

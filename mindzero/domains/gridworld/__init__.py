@@ -10,8 +10,9 @@ command's :class:`~mindzero.core.human.HumanParams`; the helper is
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
@@ -23,13 +24,7 @@ from mindzero.domains.base import SSRLTask
 from mindzero.domains.gridworld.hypotheses import parse_goal_particles
 from mindzero.domains.gridworld.qa import PROMPT_STYLES, TEST_SPLITS, build_split, option_probs, qa_prompt
 from mindzero.domains.gridworld.ssrl import AssistTask, QATask, assist_prompt, object_names
-from mindzero.envs.gridworld.episodes import (
-    Episode,
-    episodes_on_layouts,
-    generate_episode,
-    generate_episodes,
-    load_layouts,
-)
+from mindzero.envs.gridworld.episodes import Episode, generate_episode, generated_episode, layout_episode, load_layouts
 from mindzero.envs.gridworld.helper import HelperPlanner
 from mindzero.envs.gridworld.human import HumanModel, human_first_object
 from mindzero.envs.gridworld.layout import FAMILIES
@@ -57,13 +52,43 @@ class EpisodeConfig:
     )
 
 
-def episodes(config: EpisodeConfig) -> list[Episode]:
-    """The benchmark's episodes: on the user's layouts when given, else generated."""
+#: Episodes an :class:`Episodes` keeps for the next seed and reasoner (the paper's 20 all fit); each
+#: holds its layout's distance tables, about 100 kB.
+EPISODE_CACHE = 64
+
+
+class Episodes(Sequence[Episode]):
+    """``n`` episodes made on demand by ``make(k)``, at most :data:`EPISODE_CACHE` of them kept, so
+    that a benchmark of any length runs in constant memory."""
+
+    def __init__(self, n: int, make: Callable[[int], Episode]) -> None:
+        self.n, self.make = n, lru_cache(maxsize=EPISODE_CACHE)(make)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, k: int) -> Episode:  # type: ignore[override]
+        if not -self.n <= k < self.n:
+            raise IndexError(k)
+        return self.make(k % self.n)
+
+
+def episodes(config: EpisodeConfig) -> Episodes:
+    """The benchmark's episodes: on the user's layouts when given, else generated. The first is made
+    at once, so that an impossible config fails before any work."""
     if config.layouts:
-        return episodes_on_layouts(load_layouts(config.layouts), config.episodes, config.episode_seed)
-    return generate_episodes(
-        config.episodes, config.episode_seed, config.family, n_objects=config.n_objects, size=config.size
-    )
+        make = partial(layout_episode, layouts=load_layouts(config.layouts), seed=config.episode_seed)
+    else:
+        make = partial(
+            generated_episode,
+            seed=config.episode_seed,
+            family=config.family,
+            n_objects=config.n_objects,
+            size=config.size,
+        )
+    runs = Episodes(config.episodes, make)
+    runs[0]
+    return runs
 
 
 class GridWorldSimulator:

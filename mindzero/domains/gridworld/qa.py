@@ -16,8 +16,9 @@ object has a held-out color), ``unseen_shape`` (a goal object has a held-out sha
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +27,9 @@ from tqdm import tqdm
 
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
+from mindzero.core.outputs import OutputFolder, RowStream, atomic_path
 from mindzero.core.posterior import Posterior
-from mindzero.core.results import write_jsonl
+from mindzero.core.results import read_jsonl
 from mindzero.envs.gridworld.episodes import Episode, generate_episode, rollout_alone
 from mindzero.envs.gridworld.human import HumanModel, human_first_object
 from mindzero.envs.gridworld.layout import COLORS, SHAPES, parse_layout
@@ -174,12 +176,10 @@ def _make_question(
     }
 
 
-def build_split(split: str, n_episodes: int, seed: int, progress: bool = True) -> list[dict]:
-    """Rows of one split: episodes that cannot pose all three questions are replaced by new ones."""
-    rows: list[dict] = []
-    k = 0
-    bar = tqdm(total=n_episodes, desc=f"qa-data[{split}]", disable=not progress, leave=False)
-    while len(rows) < 3 * n_episodes:
+def split_questions(split: str, seed: int, k: int = 0) -> Iterator[tuple[int, list[dict]]]:
+    """``(next k, questions)`` for each episode k, k + 1, ... of a split that can pose all three
+    questions (the others are skipped); ``next k`` is where a resumed run continues."""
+    while True:
         episode = _one_episode(split, seed, k)
         k += 1
         questions = episode_questions(episode, np.random.default_rng([seed, 99, k]))
@@ -188,10 +188,14 @@ def build_split(split: str, n_episodes: int, seed: int, progress: bool = True) -
         for q in questions:
             q["split"] = split
             q["id"] = f"{episode.episode_id}-q{q['question_type']}"
-        rows.extend(questions)
-        bar.update(1)
-    bar.close()
-    return rows
+        yield k, questions
+
+
+def build_split(split: str, n_episodes: int, seed: int, progress: bool = True) -> list[dict]:
+    """Rows of one split: episodes that cannot pose all three questions are replaced by new ones."""
+    episodes = islice(split_questions(split, seed), n_episodes)
+    bar = tqdm(episodes, total=n_episodes, desc=f"qa-data[{split}]", disable=not progress, leave=False)
+    return [row for _, questions in bar for row in questions]
 
 
 def _one_episode(split: str, seed: int, k: int) -> Episode:
@@ -240,17 +244,38 @@ def option_probs_from_posterior(row: dict, posterior: Posterior, state: WorldSta
     return np.array(out)
 
 
-def write_qa_dataset(config: QADataConfig, out: Path, progress: bool = True) -> dict[str, int]:
-    """Write ``train.jsonl`` and ``test.jsonl`` (+ images, + parquet/HF dataset when available)."""
-    train = build_split("train", config.train_episodes, config.seed, progress)
+def write_qa_dataset(config: QADataConfig, folder: OutputFolder, progress: bool = True) -> dict[str, int]:
+    """Write ``train.jsonl`` and ``test.jsonl`` question by question, each with its prompt and
+    (``images``) its PNG, resumably; then the parquet files and HF dataset when available."""
     per_split = [config.test_episodes // 3 + (i < config.test_episodes % 3) for i in range(3)]
-    test = [row for split, n in zip(TEST_SPLITS, per_split) for row in build_split(split, n, config.seed, progress)]
-    for name, rows in (("train", train), ("test", test)):
-        for row in tqdm(rows, desc=f"prompts[{name}]", disable=not progress, leave=False):
-            add_prompt(row, out / "images" if config.images else None)
-        write_jsonl(out / f"{name}.jsonl", rows)
-    export_hf(out, {"train": train, "test": test})
-    return {"train": len(train), "test": len(test)}
+    files = {"train": [("train", config.train_episodes)], "test": list(zip(TEST_SPLITS, per_split))}
+    images = folder.path / "images" if config.images else None
+    for name, splits in files.items():
+        with folder.stream(f"{name}.jsonl") as stream:
+            if not stream.done:
+                _write_splits(stream, splits, config.seed, images, progress)
+    rows = {name: read_jsonl(folder.path / f"{name}.jsonl") for name in files}
+    export_hf(folder.path, rows)
+    return {name: len(split) for name, split in rows.items()}
+
+
+def _write_splits(
+    stream: RowStream, splits: list[tuple[str, int]], seed: int, images: Path | None, progress: bool
+) -> None:
+    """The questions of ``(split, episodes)`` in order, continuing from the stream's state:
+    (index of the split being written, its next episode k, its episodes written)."""
+    first, start, written = stream.state or (0, 0, 0)
+    for i, (split, n) in enumerate(splits[first:], start=first):
+        start, written = (start, written) if i == first else (0, 0)
+        bar = tqdm(total=n, initial=written, desc=f"qa-data[{split}]", disable=not progress, leave=False)
+        for k, questions in islice(split_questions(split, seed, start), n - written):
+            for row in questions:
+                add_prompt(row, images)
+                stream.write(row)
+            written += 1
+            bar.update(1)
+            stream.checkpoint((i, k, written))
+        bar.close()
 
 
 def add_prompt(row: dict, image_dir: Path | None) -> None:
@@ -293,7 +318,8 @@ def qa_prompt(row: dict, style: str = "full") -> str:
 
 
 def export_hf(out: Path, splits: dict[str, list[dict]]) -> None:
-    """Parquet files and a Hugging Face ``DatasetDict`` (needs the ``llm`` extra; skipped without)."""
+    """Parquet files and a Hugging Face ``DatasetDict`` (needs the ``llm`` extra; skipped without),
+    each written whole or not at all."""
     try:
         import datasets
     except ImportError:
@@ -301,5 +327,7 @@ def export_hf(out: Path, splits: dict[str, list[dict]]) -> None:
         return
     dd = datasets.DatasetDict({name: datasets.Dataset.from_list(rows) for name, rows in splits.items()})
     for name, ds in dd.items():
-        ds.to_parquet(str(out / f"{name}.parquet"))
-    dd.save_to_disk(str(out / "hf"))
+        with atomic_path(out / f"{name}.parquet") as tmp:
+            ds.to_parquet(str(tmp))
+    with atomic_path(out / "hf") as tmp:
+        dd.save_to_disk(str(tmp))

@@ -82,12 +82,14 @@ def generate_episode(
     raise UserError(f"no episode with a plan of {min_plan}..{max_plan} ticks in {max_tries} tries")
 
 
+def generated_episode(k: int, seed: int, family: str | None = None, prefix: str = "ep", **kwargs) -> Episode:
+    """Episode ``k`` of :func:`generate_episodes`: it depends only on ``(seed, k)``."""
+    return generate_episode(np.random.default_rng([seed, k]), family, episode_id=f"{prefix}{seed}-{k:04d}", **kwargs)
+
+
 def generate_episodes(n: int, seed: int, family: str | None = None, prefix: str = "ep", **kwargs) -> list[Episode]:
     """``n`` episodes; episode ``k`` depends only on ``(seed, k)`` (stable under changes of n)."""
-    return [
-        generate_episode(np.random.default_rng([seed, k]), family, episode_id=f"{prefix}{seed}-{k:04d}", **kwargs)
-        for k in range(n)
-    ]
+    return [generated_episode(k, seed, family, prefix, **kwargs) for k in range(n)]
 
 
 def load_layouts(path: str | Path) -> list[Layout]:
@@ -102,22 +104,17 @@ def load_layouts(path: str | Path) -> list[Layout]:
     return layouts
 
 
-def episodes_on_layouts(
-    layouts: list[Layout], n: int, seed: int, min_plan: int = 12, max_plan: int = 36
-) -> list[Episode]:
-    """``n`` episodes cycling over given layouts; each goal is drawn (seeded by ``(seed, k)``) among
+def layout_episode(k: int, layouts: list[Layout], seed: int, min_plan: int = 12, max_plan: int = 36) -> Episode:
+    """Episode ``k`` on the given layouts (cycled): its goal is drawn (seeded by ``(seed, k)``) among
     the pairs whose solo plan fits ``min_plan..max_plan`` ticks, or among all pairs if none fits."""
-    episodes = []
-    for k in range(n):
-        layout = layouts[k % len(layouts)]
-        rng = np.random.default_rng([seed, k])
-        pairs = [(i, j) for i in range(len(layout.objects)) for j in range(i + 1, len(layout.objects))]
-        if not pairs:
-            raise UserError(f"layout {layout.name or k}: needs at least two objects")
-        fitting = [g for g in pairs if min_plan <= Episode(layout, g).plan_length() <= max_plan] or pairs
-        goal = fitting[int(rng.integers(len(fitting)))]
-        episodes.append(Episode(layout, goal, f"{Path(layout.name).stem or 'layout'}-{seed}-{k:04d}"))
-    return episodes
+    layout = layouts[k % len(layouts)]
+    rng = np.random.default_rng([seed, k])
+    pairs = [(i, j) for i in range(len(layout.objects)) for j in range(i + 1, len(layout.objects))]
+    if not pairs:
+        raise UserError(f"layout {layout.name or k}: needs at least two objects")
+    fitting = [g for g in pairs if min_plan <= Episode(layout, g).plan_length() <= max_plan] or pairs
+    goal = fitting[int(rng.integers(len(fitting)))]
+    return Episode(layout, goal, f"{Path(layout.name).stem or 'layout'}-{seed}-{k:04d}")
 
 
 def rollout_alone(

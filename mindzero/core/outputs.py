@@ -1,0 +1,260 @@
+"""Output folders: every writing command owns its ``--out``, and an interrupted run can continue.
+
+A run records itself in ``OUT/mindzero-run.json``: the command, its config (without ``out``,
+``resume`` and ``overwrite``, which do not change what is written) and ``complete``. The record is
+written as incomplete before the first output and rewritten as complete after the last one, so a
+folder whose record says ``"complete": false`` (or that has none) is recognisably unfinished.
+
+:func:`claim_out` decides, before any work, what a run may do with a folder:
+
+- empty or new (a record alone counts as empty): the run starts;
+- a run of the same command and config: with ``--resume`` the run continues it (a complete one is
+  reused); otherwise a complete one is cleared and redone, an interrupted one is refused (so that
+  forgetting ``--resume`` never throws work away);
+- a run of another command or config: refused unless ``--overwrite``, which clears the folder;
+- files without a record: refused (``--overwrite`` never deletes what mindzero did not write);
+  ``--resume`` adopts them as an interrupted run (folders of versions before the record).
+
+:class:`RowStream` writes a JSONL file row by row and resumably; :func:`atomic_path` writes a
+file or folder whole or not at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import pickle
+import shutil
+import signal
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mindzero.core.errors import UserError
+from mindzero.core.results import atomic_write_bytes, atomic_write_text, dumps_json, dumps_row, prepare_out, to_jsonable
+
+#: The run record: command, config and whether the run finished.
+RECORD = "mindzero-run.json"
+#: Options that say how to treat the folder, not what to write in it: never part of a run's identity.
+NOT_RECORDED = ("out", "resume", "overwrite")
+#: Seconds of work between two checkpoints of a :class:`RowStream`: what a resumed run may redo
+#: (``MINDZERO_CHECKPOINT_SECONDS`` sets it, e.g. for tests that interrupt short runs).
+CHECKPOINT_SECONDS = float(os.environ.get("MINDZERO_CHECKPOINT_SECONDS", "1"))
+
+
+def add_output_flags(parser: argparse.ArgumentParser, resume: bool = True) -> None:
+    """``--overwrite`` and ``--resume`` (training configs declare their own ``--resume``)."""
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="clear --out first when it holds the output of another command or config",
+    )
+    if resume:
+        parser.add_argument(
+            "--resume",
+            action="store_true",
+            help="continue the interrupted run in --out (the same command and config)",
+        )
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM until the block is done: a folder is never left half cleared."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink(missing_ok=True)
+
+
+@dataclass
+class OutputFolder:
+    """A claimed ``--out``: a command writes inside ``with folder.run():`` (see :meth:`run`)."""
+
+    path: Path
+    command: str
+    config: dict
+    resume: bool  # continue what an earlier run of this command and config left here
+    clear: bool  # :meth:`run` empties the folder first
+
+    def _record(self, complete: bool) -> None:
+        record = {"command": self.command, "config": self.config, "complete": complete}
+        atomic_write_text(self.path / RECORD, dumps_json(record))
+
+    @contextlib.contextmanager
+    def run(self) -> Iterator[OutputFolder]:
+        """The run's writes: enter once the inputs are read. Entering takes the folder over (clears it
+        when needed, records the run as incomplete); leaving normally drops the row streams'
+        checkpoints and records the run as complete, the last write. A run that fails before writing
+        anything resumable leaves the folder empty."""
+        with _signals_held():
+            if self.clear:
+                for entry in self.path.iterdir():
+                    _remove(entry)
+            self._record(complete=False)
+        try:
+            yield self
+        except BaseException:
+            if not [p for p in self.path.rglob("*") if p.is_file() and p.name != RECORD]:
+                for entry in self.path.iterdir():
+                    _remove(entry)
+            raise
+        for ckpt in self.path.rglob(".*.ckpt"):
+            ckpt.unlink()
+        self._record(complete=True)
+
+    def stream(self, name: str) -> RowStream:
+        """A resumable JSONL file ``OUT/name`` (see :class:`RowStream`)."""
+        return RowStream(self.path / name, self.resume)
+
+
+def _config_record(config: Any) -> dict:
+    record = to_jsonable(config)
+    return {k: v for k, v in record.items() if k not in NOT_RECORDED}
+
+
+def claim_out(
+    path: str | os.PathLike,
+    command: str,
+    config: Any,
+    overwrite: bool = False,
+    resume: bool = False,
+    flag: str = "--out",
+) -> OutputFolder:
+    """Prepare ``--out`` (:func:`~mindzero.core.results.prepare_out`) and decide what this run may
+    do with what it holds (see the module docstring); a refusal is a :class:`UserError`. Writes nothing."""
+    if overwrite and resume:
+        raise UserError("--overwrite and --resume exclude each other: start over or continue, not both")
+    out = prepare_out(path, flag)
+    config = _config_record(config)
+    folder = OutputFolder(out, command, config, resume=False, clear=False)
+    if not [p for p in out.iterdir() if p.name != RECORD]:
+        return folder
+    record = _read_record(out / RECORD)
+    if record is None:
+        if resume:
+            folder.resume = True
+            return folder
+        raise UserError(
+            f"{flag} {out} is not empty and has no {RECORD} (not written by this version of mindzero); "
+            "choose another folder, or --resume if it holds an interrupted run of this command"
+        )
+    if record.get("command") != command or record.get("config") != config:
+        if overwrite:
+            folder.clear = True
+            return folder
+        other = record.get("config") if isinstance(record.get("config"), dict) else {}
+        differs = sorted(k for k in config.keys() | other.keys() if config.get(k) != other.get(k))
+        what = (
+            f"a run of `mindzero {record.get('command')}`"
+            if record.get("command") != command
+            else f"a run of this command with another config (differs in {', '.join(differs)})"
+        )
+        raise UserError(f"{flag} {out} holds {what}; choose another folder, or --overwrite to replace it")
+    if resume:
+        folder.resume = True
+    elif overwrite or record.get("complete"):
+        folder.clear = True
+    else:
+        raise UserError(
+            f"{flag} {out} holds an interrupted run of this command and config; "
+            "rerun with --resume to continue it, or --overwrite to start over"
+        )
+    return folder
+
+
+def _read_record(path: Path) -> dict | None:
+    """The run record of a folder, or None when it has none (or an unreadable one)."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, Mapping) else None
+
+
+class RowStream:
+    """A JSONL file written row by row, so that memory stays flat and an interrupted run continues.
+
+    Rows are appended to the hidden ``.NAME.part``. The producer calls :meth:`checkpoint` with its
+    state after each unit of work; at most every :data:`CHECKPOINT_SECONDS`, and when the block
+    ends, the state and the byte count are saved to ``.NAME.ckpt`` (pickled, atomically). A resumed
+    stream cuts the part file back to its checkpoint and hands the state back (:attr:`state`).
+    Leaving the ``with`` block normally renames the part file to NAME, so NAME is always whole;
+    :attr:`done` says that the run being resumed had finished the file (the producer writes
+    nothing and gets its final state back); once :meth:`OutputFolder.run` has completed the run and
+    removed the checkpoints, a resumed run writes the file again."""
+
+    def __init__(self, path: Path, resume: bool) -> None:
+        self.path = path
+        self.part = path.with_name(f".{path.name}.part")
+        self.ckpt = path.with_name(f".{path.name}.ckpt")
+        self.done = resume and path.is_file() and self.ckpt.is_file()
+        self.state: Any = None
+        self._offset = 0  # bytes of the part file that the checkpoint covers
+        if resume and self.ckpt.is_file() and (self.done or self.part.is_file()):
+            saved = pickle.loads(self.ckpt.read_bytes())
+            self._offset, self.state = saved["bytes"], saved["state"]
+        self._saved = time.monotonic()
+
+    def __enter__(self) -> RowStream:
+        if not self.done:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fh = open(self.part, "r+b" if self._offset else "wb")  # noqa: SIM115 (closed in __exit__)
+            self._fh.truncate(self._offset)
+            self._fh.seek(self._offset)
+        return self
+
+    def write(self, row: Mapping[str, Any]) -> None:
+        self._fh.write(dumps_row(row).encode("utf-8"))
+
+    def checkpoint(self, state: Any) -> None:
+        """Every row written so far is covered by ``state``: a resumed run may restart from there."""
+        self.state = state
+        if time.monotonic() - self._saved >= CHECKPOINT_SECONDS:
+            self._save()
+
+    def _save(self) -> None:
+        self._fh.flush()
+        saved = {"bytes": self._fh.tell(), "state": self.state}
+        atomic_write_bytes(self.ckpt, pickle.dumps(saved))
+        self._saved = time.monotonic()
+
+    def __exit__(self, kind: type | None, error: BaseException | None, tb: object) -> None:
+        if self.done:
+            return
+        if kind is None:
+            self._save()
+            self._fh.close()
+            os.replace(self.part, self.path)
+        else:
+            self._fh.close()
+            if not self.ckpt.is_file():  # nothing a resumed run could continue from
+                self.part.unlink()
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
+    """Write a file or a folder (e.g. a Hugging Face export) whole or not at all: the caller writes
+    the yielded hidden sibling path, which then replaces ``path``."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.part")
+    _remove(tmp)
+    try:
+        yield tmp
+    except BaseException:
+        _remove(tmp)
+        raise
+    _remove(path)
+    os.replace(tmp, path)
