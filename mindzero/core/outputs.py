@@ -79,6 +79,11 @@ def _remove(path: Path) -> None:
         path.unlink(missing_ok=True)
 
 
+def _empty(folder: Path) -> None:
+    for entry in folder.iterdir():
+        _remove(entry)
+
+
 @dataclass
 class OutputFolder:
     """A claimed ``--out``: a command writes inside ``with folder.run():`` (see :meth:`run`)."""
@@ -101,15 +106,13 @@ class OutputFolder:
         anything resumable leaves the folder empty."""
         with _signals_held():
             if self.clear:
-                for entry in self.path.iterdir():
-                    _remove(entry)
+                _empty(self.path)
             self._record(complete=False)
         try:
             yield self
         except BaseException:
             if not [p for p in self.path.rglob("*") if p.is_file() and p.name != RECORD]:
-                for entry in self.path.iterdir():
-                    _remove(entry)
+                _empty(self.path)
             raise
         for ckpt in self.path.rglob(".*.ckpt"):
             ckpt.unlink()

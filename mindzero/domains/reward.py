@@ -69,8 +69,8 @@ class SSRLReward:
         cells = [columns[name] if name in columns else [None] * len(completions) for name in names]
         contexts: dict[tuple, RewardContext] = {}
         self.results = []
-        rewards = []
-        last, context = None, None
+        rewards, keys = [], []  # keys: each completion's prompt
+        last, key, context = None, None, None
         for completion, values in zip(completions, zip(*cells)):
             if values != last:  # a GRPO group's rows are consecutive: compare before hashing
                 key = tuple(map(_freeze, values))
@@ -79,13 +79,13 @@ class SSRLReward:
                     context = contexts[key] = self.context(dict(zip(names, values)))
                 last = values
             rewards.append(self.score_in(completion, context))
-        return self._failures_below_group(rewards, cells)
+            keys.append(key)
+        return self._failures_below_group(rewards, keys)
 
-    def _failures_below_group(self, rewards: list[float], cells: list[Sequence[Any]]) -> list[float]:
+    def _failures_below_group(self, rewards: list[float], keys: list[tuple]) -> list[float]:
         """Each failure's reward: ``failure_margin`` below the worst valid reward of its prompt's
         completions in this call, or the space-wide floor when none of them is valid."""
         worst: dict[tuple, float] = {}
-        keys = [tuple(map(_freeze, values)) for values in zip(*cells)] if cells else [()] * len(rewards)
         for key, reward, result in zip(keys, rewards, self.results):
             if result.ok:
                 worst[key] = min(reward, worst.get(key, reward))

@@ -155,7 +155,7 @@ _LETTER_PARTICLE = re.compile(_PARTICLE)
 
 def _letter_goals(text: str, n_objects: int, n_particles: int | None, p_floor: float) -> _Goals | str:
     """:func:`_match` for the letter form (already known to match :data:`_LETTER_FORM`)."""
-    particles = [m.groups() for m in _LETTER_PARTICLE.finditer(text.replace(";", " "))]
+    particles = [m.groups() for m in _LETTER_PARTICLE.finditer(text)]
     if n_particles is not None and len(particles) != n_particles:
         return f"{len(particles)} particles, asked for {n_particles}"
     merged: dict[tuple[int, int], float] = {}
@@ -194,9 +194,8 @@ def parse_goal_particles(
         index = _object_index(objects)  # a tuple of (color, shape) tuples is its own cache key
     except TypeError:  # lists are not hashable
         index = _object_index(tuple(map(tuple, objects)))
-    letters = _LETTER_FORM.fullmatch(text)
-    if letters:
-        found = _letter_goals(letters.group(0), len(objects), n_particles, p_floor)
+    if _LETTER_FORM.fullmatch(text):
+        found = _letter_goals(text, len(objects), n_particles, p_floor)
     else:
         found = _goals(text, index, n_particles, p_floor)
     if isinstance(found, str):
