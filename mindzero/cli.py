@@ -19,8 +19,11 @@ from mindzero.core.errors import UserError
 
 AREA_MODULES = (
     "mindzero.commands.gridworld",
+    "mindzero.commands.household",
     "mindzero.commands.stories",
     "mindzero.commands.train",
+    "mindzero.commands.serve",
+    "mindzero.commands.study",
 )
 
 

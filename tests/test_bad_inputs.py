@@ -82,6 +82,9 @@ CASES = [
     (["gridworld", "assist", "--max-steps", "-1"], "--max-steps must be at least 1, got -1"),
     (["gridworld", "assist", "--max-steps", "0"], "--max-steps must be at least 1, got 0"),
     (["gridworld", "assist", "--n-objects", "1"], "--n-objects must be in [2, 10], got 1"),
+    (["gridworld", "assist", "--n-objects", "2"], "--protocol paper needs --n-objects of at least 3"),
+    (["gridworld", "assist", "--protocol", "fast"], "--protocol must be one of paper, quick"),
+    (["gridworld", "assist", "--teleport-when", "soon"], "--teleport-when must be one of map-stable, human-holds"),
     (["gridworld", "assist", "--teleport", "-1"], "--teleport must be at least 0, got -1"),
     (["gridworld", "assist", "--reasoner", ""], "--reasoner needs at least one value"),
     (["gridworld", "assist", "--reasoner", "exact,psychic"], "--reasoner must be one of none, random, oracle"),
@@ -194,7 +197,7 @@ def test_flags_and_yaml_give_the_same_message(tmp_path, capsys) -> None:
 
 def test_valid_values_at_the_bounds_run(tmp_path) -> None:
     argv = [*ASSIST, "--reasoner", "exact", "--human-epsilon", "1", "--teleport", "0", "--n-objects", "2"]
-    assert main([*argv, "--out", str(tmp_path)]) == 0
+    assert main([*argv, "--protocol", "quick", "--out", str(tmp_path)]) == 0
     results = json.loads((tmp_path / "results.json").read_text())
     assert results["config"]["human"]["epsilon"] == 1.0 and results["config"]["teleport"] == 0
     assert all(math.isfinite(v) for v in results["metrics"].values() if isinstance(v, float))

@@ -163,8 +163,11 @@ def cmd_assist(args: argparse.Namespace) -> int:
                 ]
             )
         plot = plot_goal_accuracy(curves, folder.path / "goal_accuracy.png", "GridWorld online goal inference")
-    teleport = "off" if config.teleport is None else f"after {config.teleport} stable updates"
-    print(f"GridWorld assistance: {config.episodes} episodes x seeds {config.seeds}, teleport {teleport}")
+    teleport = "off" if config.teleport is None else f"{config.teleport_when}, after {config.teleport} stable updates"
+    print(
+        f"GridWorld assistance ({config.protocol} protocol): {config.episodes} episodes x seeds {config.seeds}, "
+        f"teleport {teleport}"
+    )
     header = ["reasoner", "speedup", "success", "T_alone", "T_helped", "goal_acc", "p_true", "KL_exact"]
     print(format_table([*header, "parse_fail", "TFLOPs/dec"], rows))
     print(f"results: {folder.path}  plot: {plot}")

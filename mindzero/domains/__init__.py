@@ -1,4 +1,4 @@
-"""Domains by name: ``gridworld`` is built in; :func:`register` adds another, :func:`get_domain`
+"""Domains by name: ``gridworld`` and ``household`` are built in; :func:`register` adds another, :func:`get_domain`
 finds one (the interface: ``base.py``)."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from collections.abc import Callable
 from mindzero.core.errors import UserError
 from mindzero.domains.base import Domain
 from mindzero.domains.gridworld import GridWorldDomain
+from mindzero.domains.household import HouseholdDomain
 
 _FACTORIES: dict[str, Callable[[], Domain]] = {}
 _LOADED: dict[str, Domain] = {}
@@ -35,3 +36,4 @@ def get_domain(name: str) -> Domain:
 
 
 register("gridworld", GridWorldDomain)
+register("household", HouseholdDomain)

@@ -110,6 +110,11 @@ class Simulator(Protocol):
         """The reference evaluation's helper jump to what it would fetch for ``goal`` (or ``state``)."""
         ...
 
+    def human_started(self, state: Any, goal: Hashable) -> bool:
+        """Whether the human has visibly begun ``goal`` (GridWorld: holds one of its objects): when
+        the published evaluation's helper teleports."""
+        ...
+
 
 class Domain(Protocol):
     """Everything generic code needs from a world; see the module docstring."""

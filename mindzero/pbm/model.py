@@ -182,18 +182,21 @@ def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: floa
     """Paper Table 4: step-level accuracy (score > threshold ⇔ label) per belief order and averaged.
 
     Returns (metrics, per-row samples). ``avg`` is the mean of the per-order accuracies, as the
-    paper's table averages its columns; ``micro`` pools all steps. Rows without a labelled step
+    paper's table averages its columns; ``micro`` pools all steps; ``always_plus`` is the baseline
+    that calls every step correct (the share of correct steps). Rows without a labelled step
     are an error: an evaluation of nothing has no accuracy.
     """
     if not any(r["labels"] for r in rows):
         raise UserError("no labelled steps to evaluate: every trace is empty")
     scores = pbm.score([r["prompt"] for r in rows], [r["completions"] for r in rows])
     by_order: dict[str, list[int]] = {}
+    prior: dict[str, list[int]] = {}  # the labels themselves: what always answering "+" gets right
     by_label: dict[str, list[int]] = {"correct_steps": [], "wrong_steps": []}
     samples = []
     for r, s in zip(rows, scores):
         hits = [int((x > threshold) == bool(y)) for x, y in zip(s, r["labels"])]
         by_order.setdefault(str(r["question_order"]), []).extend(hits)
+        prior.setdefault(str(r["question_order"]), []).extend(int(bool(y)) for y in r["labels"][: len(hits)])
         for h, y in zip(hits, r["labels"]):
             by_label["correct_steps" if y else "wrong_steps"].append(h)
         samples.append(
@@ -208,6 +211,7 @@ def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: floa
         )
     per_order = {k: sum(v) / len(v) for k, v in sorted(by_order.items()) if v}
     pooled = [h for v in by_order.values() for h in v]
+    plus = {k: sum(v) / len(v) for k, v in sorted(prior.items()) if v}
     metrics = {
         "step_accuracy": {
             "by_order": per_order,
@@ -215,6 +219,7 @@ def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: floa
             "micro": sum(pooled) / len(pooled) if pooled else None,
             **{k: (sum(v) / len(v) if v else None) for k, v in by_label.items()},
         },
+        "always_plus": {"by_order": plus, "avg": sum(plus.values()) / len(plus) if plus else None},
         "n_traces": len(rows),
         "n_steps": len(pooled),
         "threshold": threshold,

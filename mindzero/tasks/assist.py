@@ -25,6 +25,9 @@ from mindzero.inference.base import Reasoner
 PROGRESS_BINS = 10
 
 
+TELEPORT_RULES = ("map-stable", "human-holds")
+
+
 @dataclass
 class AssistSettings:
     """How each episode is run (paper: seeds 10/20/30, ε = 0.15, 50 ticks); the episodes themselves
@@ -36,8 +39,18 @@ class AssistSettings:
     teleport: int | None = field(
         default=None,
         metadata={
-            "help": "teleport the helper to its object once the MAP goal (p ≥ 0.5) is stable this many updates",
+            "help": "teleport the helper to its object once the MAP goal is stable this many updates "
+            "(and as --teleport-when says)",
             "ge": 0,
+        },
+    )
+    teleport_when: str = field(
+        default="map-stable",
+        metadata={
+            "help": "map-stable: the MAP goal has p ≥ 0.5, after each change of it; human-holds (the published "
+            "evaluation's rule): the human holds an object of the MAP goal, once, and the helper then "
+            "commits to that goal",
+            "choices": TELEPORT_RULES,
         },
     )
 
@@ -86,8 +99,8 @@ def run_episode(
     exact = domain.reasoner(exact_name, seed, settings.human) if reasoner is not None else None
     exact_posterior = exact.reset(episode) if exact is not None else None
     map_correct, true_prob, kls = [], [], []
-    stable, last_map, teleported_for = 0, None, None
-    teleport = settings.teleport
+    stable, last_map, teleported_for, committed = 0, None, None, None
+    teleport, holds_rule = settings.teleport, settings.teleport_when == "human-holds"
     for _ in range(settings.max_steps):
         human_action = world.human_action(state, human_rng)
         helper_action = world.idle
@@ -99,11 +112,16 @@ def run_episode(
             if reasoner.name != "none":
                 stable = stable + 1 if goal_now == last_map else 1
                 last_map = goal_now
-                confident = stable >= (teleport or 0) and posterior.probs.max() >= 0.5
-                if teleport is not None and confident and teleported_for != goal_now:
+                if holds_rule:
+                    ready = committed is None and world.human_started(state, goal_now)
+                else:
+                    ready = posterior.probs.max() >= 0.5 and teleported_for != goal_now
+                if teleport is not None and stable >= teleport and ready:
                     teleported_for = goal_now
                     state = world.teleport(state, goal_now)
-                helper_action = world.helper_action(state, posterior, helper_rng)
+                    committed = goal_now if holds_rule else None
+                acting_on = posterior if committed is None else Posterior.point(committed)
+                helper_action = world.helper_action(state, acting_on, helper_rng)
         next_state = world.step(state, human_action, helper_action)
         if posterior is not None:
             observation = world.observation(state, human_action)

@@ -18,6 +18,7 @@ from mindzero.envs.gridworld.render import (
     HUMAN_RGB,
     OBJECT_RGB,
     OBSTACLE_RGB,
+    distance_view,
     pixel_center,
     render_ascii,
     render_rgb,
@@ -265,3 +266,16 @@ def test_env_renders_trail_and_ascii():
     env_txt = HelperEnv(render_mode="ansi")
     env_txt.reset(seed=2)
     assert env_txt.render().splitlines()[1:] == render_ascii(env_txt.episode.layout, env_txt.state).splitlines()
+
+
+def test_distance_view_counts_moves_gained_toward_each_object(layout):
+    """``d g``: path distance now, and moves gained since the path window began (walls counted)."""
+    states = [WorldState.initial(layout)]
+    for action in (Action.DOWN, Action.RIGHT):  # towards the yellow star (object 2), away from the red square
+        states.append(step(layout, states[-1], action, Action.STAY))
+    views = [tuple(map(int, v.split())) for v in distance_view(layout, states, range(3))]
+    for k, (d, gained) in enumerate(views):
+        cell = states[-1].objects[k]
+        assert d == layout.distance[cell, states[-1].human]
+        assert gained == layout.distance[cell, states[0].human] - d
+    assert views[2][1] == 2 and views[0][1] == 0  # one move away from the red square, one towards it

@@ -87,7 +87,9 @@ def test_one_pass_scores_equal_prefix_scores_and_bad_input_is_scored(trained) ->
 def test_resume_continues_from_the_last_checkpoint(trained, capsys) -> None:
     summary, out = trained
     config = {**summary["config"], "max_steps": 33, "resume": True, "save_steps": 100}
-    as_flag = {k: ",".join(map(str, v)) if isinstance(v, list) else v for k, v in config.items()}
+    nested = {f"{k}_{sub}": v for k, group in config.items() if isinstance(group, dict) for sub, v in group.items()}
+    flat = {k: v for k, v in config.items() if not isinstance(v, dict)} | nested
+    as_flag = {k: ",".join(map(str, v)) if isinstance(v, list) else v for k, v in flat.items()}
     flags = [f"--{k.replace('_', '-')}={v}" for k, v in as_flag.items()]
     assert main(["train", "pbm", *flags]) == 0
     assert "trained 33 steps" in capsys.readouterr().out  # 30 done before, 3 more

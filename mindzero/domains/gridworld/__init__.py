@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.parsing import ParseResult
 from mindzero.core.posterior import Posterior
@@ -24,7 +25,14 @@ from mindzero.domains.base import SSRLTask
 from mindzero.domains.gridworld.hypotheses import parse_goal_particles
 from mindzero.domains.gridworld.qa import PROMPT_STYLES, TEST_SPLITS, build_split, option_probs, qa_prompt
 from mindzero.domains.gridworld.ssrl import AssistTask, QATask, assist_prompt, object_names
-from mindzero.envs.gridworld.episodes import Episode, generate_episode, generated_episode, layout_episode, load_layouts
+from mindzero.envs.gridworld.episodes import (
+    PROTOCOLS,
+    Episode,
+    generate_episode,
+    generated_episode,
+    layout_episode,
+    load_layouts,
+)
 from mindzero.envs.gridworld.helper import HelperPlanner
 from mindzero.envs.gridworld.human import HumanModel, human_first_object
 from mindzero.envs.gridworld.layout import FAMILIES
@@ -40,6 +48,14 @@ HELDOUT_STREAM = 7_000_001
 class EpisodeConfig:
     """Which GridWorld episodes a benchmark runs (paper: 20 per seed on U(0, 20)-obstacle layouts)."""
 
+    protocol: str = field(
+        default="paper",
+        metadata={
+            "help": "episode filters of generated layouts: paper (the published evaluation's: longer, "
+            "ambiguous early on, 15 of 40 on the empty layout) or quick (plan of 12..36 ticks)",
+            "choices": PROTOCOLS,
+        },
+    )
     episodes: int = field(default=20, metadata={"help": "episodes per seed", "ge": 1})
     episode_seed: int = field(default=0, metadata={"help": "seed of the episode generator", "ge": 0})
     family: str | None = field(
@@ -74,8 +90,14 @@ class Episodes(Sequence[Episode]):
 
 
 def episodes(config: EpisodeConfig) -> Episodes:
-    """The benchmark's episodes: on the user's layouts when given, else generated. The first is made
-    at once, so that an impossible config fails before any work."""
+    """The benchmark's episodes: on the user's layouts when given (goals of a 12..36-tick plan), else
+    generated under ``config.protocol``. The first is made at once, so that an impossible config
+    fails before any work."""
+    if config.protocol == "paper" and not config.layouts and config.n_objects < 3:
+        raise UserError(
+            f"--protocol paper needs --n-objects of at least 3 (a decoy besides the goal pair), got "
+            f"{config.n_objects}; use --protocol quick"
+        )
     if config.layouts:
         make = partial(layout_episode, layouts=load_layouts(config.layouts), seed=config.episode_seed)
     else:
@@ -85,6 +107,7 @@ def episodes(config: EpisodeConfig) -> Episodes:
             family=config.family,
             n_objects=config.n_objects,
             size=config.size,
+            protocol=config.protocol,
         )
     runs = Episodes(config.episodes, make)
     runs[0]
@@ -130,6 +153,9 @@ class GridWorldSimulator:
         if state.helper_carry >= 0 or not state.on_ground(other):
             return state
         return replace(state, helper=state.objects[other])
+
+    def human_started(self, state: WorldState, goal: Goal) -> bool:
+        return state.human_carry in goal
 
 
 class GridWorldDomain:

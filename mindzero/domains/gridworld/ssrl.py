@@ -33,7 +33,7 @@ from mindzero.domains.gridworld.qa import DATA_HUMAN, PROMPT_STYLES, build_split
 from mindzero.envs.gridworld.episodes import Episode, generate_episodes, rollout_alone
 from mindzero.envs.gridworld.human import HumanModel, human_roles
 from mindzero.envs.gridworld.layout import Layout, parse_layout
-from mindzero.envs.gridworld.render import relative_view, transcript
+from mindzero.envs.gridworld.render import distance_view, transcript
 from mindzero.envs.gridworld.world import ACTION_NAMES, Action, WorldState, goal_pairs, step
 
 #: Per-step probability floor (log ≈ −13.8): an action impossible under a goal costs a lot but
@@ -111,14 +111,12 @@ def compact_observation(layout: Layout, states: Sequence[WorldState], actions: S
 
 def relative_observation(layout: Layout, states: Sequence[WorldState], actions: Sequence[int]) -> str:
     """For small models trained from scratch: holding flag, picks so far, then per object its
-    letter (named in letter-form answers), colour, shape, offsets (:func:`relative_view`) and where
-    it is (g ground, h human, r helper)."""
+    letter (named in letter-form answers), distance and progress (:func:`distance_view`) and where
+    it is (g ground, h human, r helper). Colours and shapes are left out: letters name objects."""
     now = states[-1]
     where = ["h" if k == now.human_carry else "r" if k == now.helper_carry else "g" for k in range(len(layout.objects))]
-    views = relative_view(layout, states, range(len(layout.objects)))
-    objects = " ; ".join(
-        f"{letter} {o.color} {o.shape} {v} {w}" for letter, o, v, w in zip(OBJECT_LETTERS, layout.objects, views, where)
-    )
+    views = distance_view(layout, states, range(len(layout.objects)))
+    objects = " ; ".join(f"{letter} {v} {w}" for letter, v, w in zip(OBJECT_LETTERS, views, where))
     return f"h{int(now.human_carry >= 0)} p{sum(a == Action.PICK for a in actions)} | {objects}"
 
 

@@ -1,0 +1,135 @@
+"""``mindzero serve``: the browser app — play GridWorld with a live helper, run a study, replay runs."""
+
+from __future__ import annotations
+
+import argparse
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mindzero.commands.gridworld import REASONERS, LLMOptions
+from mindzero.core.config import add_dataclass_flags, config_from_args
+from mindzero.core.errors import UserError
+from mindzero.core.human import HumanParams
+from mindzero.domains import get_domain
+from mindzero.domains.gridworld import EpisodeConfig
+from mindzero.inference.base import Reasoner
+from mindzero.inference.llm import LLMReasoner, LLMSettings
+from mindzero.llm import load_backend
+from mindzero.web.app import ServeSettings, create_app
+from mindzero.web.games import SerialReasoner
+from mindzero.web.gridworld import GridWorldView
+from mindzero.web.study import SOLO, StudySettings
+
+DOMAIN = GridWorldView.domain
+
+
+@dataclass
+class ServeConfig(LLMOptions, EpisodeConfig):
+    """``mindzero serve``: where to listen, which helpers to offer, study and viewer folders."""
+
+    host: str = field(
+        default="127.0.0.1", metadata={"help": "address to listen on (0.0.0.0 exposes it to the network)"}
+    )
+    port: int = field(default=8000, metadata={"help": "TCP port (0 = any free port)", "ge": 0, "le": 65535})
+    reasoner: list[str] = field(
+        default_factory=lambda: ["exact", "oracle", "none"],
+        metadata={"help": "helpers offered in play (llm needs --model SPEC)", "choices": REASONERS},
+    )
+    n_particles: int = field(default=1, metadata={"help": "goal particles requested per decision (llm)", "ge": 1})
+    human: HumanParams = field(
+        default_factory=HumanParams, metadata={"help": "the human model of exact inference and the helper"}
+    )
+    max_steps: int = field(default=100, metadata={"help": "tick limit of a played episode", "ge": 1})
+    max_sessions: int = field(default=1000, metadata={"help": "sessions held at once (memory bound)", "ge": 1})
+    session_ttl: float = field(default=1800.0, metadata={"help": "seconds before an unused session expires", "gt": 0})
+    hide_posterior: bool = field(default=False, metadata={"help": "never send the helper's goal distribution"})
+    runs: str | None = field(default="runs", metadata={"help": "folder of assistance runs for the episode viewer"})
+    study_logs: str | None = field(default=None, metadata={"help": "turn on study mode, logging to this folder"})
+    study_tasks: int = field(default=4, metadata={"help": "tasks (episodes 0..N-1) per participant", "ge": 1})
+    study_conditions: list[str] = field(
+        default_factory=lambda: [SOLO, "exact"],
+        metadata={"help": "conditions each task is played under", "choices": (SOLO, *REASONERS)},
+    )
+    study_show_posterior: bool = field(default=False, metadata={"help": "show the goal panel in study mode"})
+
+
+def register(areas: argparse._SubParsersAction) -> None:
+    parser = areas.add_parser(
+        "serve",
+        help="browser app: play with a live helper, run a study, replay assistance runs",
+        description="Start a local web app (http://HOST:PORT/): play GridWorld with the keyboard while a "
+        "helper acts on the chosen reasoner's goal distribution; --study-logs DIR turns on study mode "
+        "(counterbalanced solo/helped tasks, JSONL logs for `mindzero report study`); the viewer replays "
+        "any assistance run's samples.jsonl under --runs.",
+    )
+    add_dataclass_flags(parser, ServeConfig)
+    parser.set_defaults(func=cmd_serve)
+
+
+def serve_settings(config: ServeConfig) -> ServeSettings:
+    """The app's settings from the flags; loads the model when ``llm`` is offered. Checks every
+    option before the server starts."""
+    domain = get_domain(DOMAIN)
+    conditions = config.study_conditions
+    if config.study_logs is not None:
+        if len(set(conditions)) != len(conditions) or SOLO not in conditions or len(conditions) < 2:
+            raise UserError("--study-conditions needs solo and at least one helper, each once (e.g. solo,exact)")
+        if config.study_tasks > config.episodes:
+            raise UserError(f"--study-tasks {config.study_tasks} exceeds --episodes {config.episodes}")
+    helpers = set(config.reasoner) | (set(conditions) - {SOLO} if config.study_logs is not None else set())
+    if "exact" in helpers and config.human.epsilon == 0:
+        raise UserError("a person may take any move: exact inference needs --human-epsilon > 0")
+    llm = None
+    if "llm" in helpers:
+        if config.model is None:
+            raise UserError("--reasoner llm needs --model SPEC (e.g. --model smollm2-135m or a trained OUT/final)")
+        backend = load_backend(
+            config.model, endpoint=config, **({} if ":" in config.model else {"dtype": config.dtype})
+        )
+        llm_settings = LLMSettings(config.prompt_style, config.n_particles, config.temperature, config.max_new_tokens)
+        lock = threading.Lock()
+
+        def llm(seed: int) -> Reasoner:
+            return SerialReasoner(LLMReasoner(domain, backend, llm_settings, seed), lock)
+
+    def make_reasoner(name: str, seed: int) -> Reasoner:
+        if name == "llm":
+            return llm(seed)
+        return domain.reasoner(name, seed, config.human)
+
+    episode_config = {k: getattr(config, k) for k in EpisodeConfig.__dataclass_fields__}
+    study = None
+    if config.study_logs is not None:
+        study = StudySettings(Path(config.study_logs), config.study_tasks, conditions, config.study_show_posterior)
+    return ServeSettings(
+        make_reasoner=make_reasoner,
+        reasoners=tuple(config.reasoner),
+        episode_config=episode_config,
+        domain=DOMAIN,
+        human=config.human,
+        max_steps=config.max_steps,
+        max_sessions=config.max_sessions,
+        session_ttl=config.session_ttl,
+        show_posterior=not config.hide_posterior,
+        runs=Path(config.runs) if config.runs is not None else None,
+        study=study,
+        llm=llm,
+    )
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    config = config_from_args(ServeConfig, args)
+    app = create_app(serve_settings(config))
+    # A player may think for a while between keys: keep their connection (uvicorn's default is 5 s).
+    uvicorn_config = uvicorn.Config(app, host=config.host, port=config.port, log_level="warning", timeout_keep_alive=75)
+    server = uvicorn.Server(uvicorn_config)
+    print(f"mindzero serve: http://{config.host}:{config.port}/  (Ctrl-C stops)", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:  # uvicorn hands Ctrl-C on after its clean shutdown
+        pass
+    print("mindzero serve: stopped")
+    return 0

@@ -1,0 +1,120 @@
+"""Household (paper §5.3–5.4) as a domain: the second implementation of
+:class:`mindzero.domains.base.Domain`.
+
+Episodes are :func:`~mindzero.envs.household.episodes.make_episode` on the bundled apartments
+(training rows on the five train apartments, held-out episodes on the two test ones); the
+simulated human is :class:`~mindzero.envs.household.human.HouseholdHuman` with the command's
+:class:`~mindzero.core.human.HumanParams`; the helper is
+:class:`~mindzero.envs.household.helper.HouseholdHelper`; exact inference runs over every goal of
+the apartment (:func:`~mindzero.envs.household.episodes.all_goals`, a few hundred), SMC over
+particles of it. Household has no QA task: ``qa_prompt`` and ``heldout_questions`` refuse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from mindzero.core.errors import UserError
+from mindzero.core.human import HumanParams
+from mindzero.core.parsing import ParseResult
+from mindzero.core.posterior import Posterior
+from mindzero.domains.base import SSRLTask
+from mindzero.domains.household.hypotheses import parse_household_particles
+from mindzero.domains.household.smc import REASONERS, Observation, make_reasoner
+from mindzero.domains.household.ssrl import PROMPT_STYLES, AssistTask, assist_prompt
+from mindzero.envs.household.apartment import TEST_APARTMENTS, bundled_apartment
+from mindzero.envs.household.episodes import Episode, all_goals, make_episode, world_of
+from mindzero.envs.household.helper import HouseholdHelper
+from mindzero.envs.household.human import HouseholdHuman
+from mindzero.envs.household.world import NOOP_ACTION, Action, Goal, State
+
+#: Seed offset of held-out evaluation episodes (training rows use seeds below it).
+HELDOUT_SEEDS = 7_000_000
+
+
+class HouseholdSimulator:
+    """One Household episode through the :class:`~mindzero.domains.base.Simulator` protocol."""
+
+    idle = NOOP_ACTION
+
+    def __init__(self, episode: Episode, human: HumanParams) -> None:
+        self.episode = episode
+        self.goal = episode.goal
+        self.world = world_of(episode.apartment)
+        self.human = HouseholdHuman(self.world, human)
+        self.helper = HouseholdHelper(self.world)
+
+    def initial_state(self) -> State:
+        return self.episode.initial_state()
+
+    def human_action(self, state: State, rng: np.random.Generator) -> Action:
+        return self.human.sample(state, self.goal, rng)
+
+    def helper_action(self, state: State, posterior: Posterior, rng: np.random.Generator) -> Action:
+        return self.helper.act(state, posterior)
+
+    def observation(self, state: State, human_action: Action) -> Observation:
+        return Observation(state, human_action)
+
+    def step(self, state: State, human_action: Action, helper_action: Action) -> State:
+        return self.world.step(state, human_action, helper_action)
+
+    def done(self, state: State) -> bool:
+        return self.world.achieved(state, self.goal)
+
+    def ticks(self, state: State) -> int:
+        return state[0]
+
+    def teleport(self, state: State, goal: Hashable) -> State:
+        """Household has no teleporting helper: the state unchanged."""
+        return state
+
+
+class HouseholdDomain:
+    """Household through the domain interface (see :mod:`mindzero.domains.base`)."""
+
+    name = "household"
+    reasoners = REASONERS
+    prompt_styles = PROMPT_STYLES
+
+    def __init__(self) -> None:
+        self.tasks: Mapping[str, SSRLTask] = {"assist": AssistTask()}
+
+    def reasoner(self, name: str, seed: int, human: HumanParams) -> Any:
+        return make_reasoner(name, seed, human)
+
+    def simulator(self, episode: Episode, human: HumanParams) -> HouseholdSimulator:
+        return HouseholdSimulator(episode, human)
+
+    def hypotheses(self, episode: Episode) -> tuple[Goal, ...]:
+        return all_goals(episode.apartment)
+
+    def goal(self, episode: Episode) -> Goal:
+        return episode.goal
+
+    def episode_id(self, episode: Episode) -> str:
+        return episode.episode_id
+
+    def heldout_episodes(self, n: int, seed: int) -> list[Episode]:
+        """Episodes on the two test apartments, from seeds no training row uses."""
+        return [
+            make_episode(bundled_apartment(TEST_APARTMENTS[k % 2]), HELDOUT_SEEDS + seed * 10_000 + k) for k in range(n)
+        ]
+
+    def heldout_questions(self, n: int, seed: int) -> list[dict]:
+        raise UserError("the household domain has no QA task; use --task assist")
+
+    def assist_prompt(self, episode: Episode, observations: Sequence[Observation], n_particles: int, style: str) -> str:
+        return assist_prompt(episode, observations, n_particles, style)
+
+    def parse_particles(self, text: object, episode: Episode, n_particles: int | None) -> ParseResult:
+        return parse_household_particles(text, episode.apartment, n_particles)
+
+    def qa_prompt(self, row: Mapping[str, Any], style: str) -> str:
+        raise UserError("the household domain has no QA task; use --task assist")
+
+    def qa_option_probs(self, row: Mapping[str, Any], reasoner: Any) -> np.ndarray:
+        raise UserError("the household domain has no QA task; use --task assist")

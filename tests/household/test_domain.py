@@ -1,0 +1,121 @@
+"""Household through the domain interface: generic assistance, the Fig. 9 particle parser, the
+SSRL task's rows and reward."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from mindzero.domains import get_domain
+from mindzero.domains.base import TrainData
+from mindzero.domains.household.assist import RunSettings, run_episode
+from mindzero.domains.household.hypotheses import format_household_particles, parse_household_particles
+from mindzero.domains.reward import SSRLReward
+from mindzero.envs.household.apartment import bundled_apartment
+from mindzero.envs.household.episodes import all_goals, make_episode, sample_goal
+from mindzero.envs.household.human import HOUSEHOLD_HUMAN
+from mindzero.inference.llm import LLMReasoner, LLMSettings
+from mindzero.llm.base import Backend, Generation, Prompt, UsageMeter
+from mindzero.tasks.assist import AssistSettings, run_assist
+
+
+def test_generic_assist_runs_household() -> None:
+    domain = get_domain("household")
+    episodes = domain.heldout_episodes(2, 0)
+    assert {e.apartment.name for e in episodes} == {"apt5", "apt6"}
+    settings = AssistSettings(seeds=[1], human=HOUSEHOLD_HUMAN, max_steps=250)
+    metrics, samples, _ = run_assist(
+        domain, episodes, settings, lambda s: domain.reasoner("oracle", s, HOUSEHOLD_HUMAN), progress=False
+    )
+    assert metrics["success_rate"] == 1.0 and metrics["speedup_mean"] > 0
+    assert metrics["kl_to_exact_mean"] > 0  # the exact reasoner ran beside as the reference
+    assert len(samples) == 2
+
+
+def test_particles_round_trip_and_failures_are_data() -> None:
+    apt = bundled_apartment("apt5")
+    rng = np.random.default_rng(0)
+    goals = [sample_goal(apt, rng) for _ in range(3)]
+    goals = list(dict.fromkeys(goals))
+    text = format_household_particles(goals, [0.5, 0.3, 0.2][: len(goals)], apt)
+    result = parse_household_particles(text, apt, len(goals))
+    assert result.ok and set(result.hypotheses) == set(goals) and abs(sum(result.probs) - 1) < 1e-9
+    assert set(result.hypotheses) <= set(all_goals(apt))
+    bad = {
+        "no json here": "invalid JSON",
+        '{"particles": []}': "no particles",
+        text.replace('"p":0.5', '"p":1.5'): "schema",
+        text.replace(goals[0][0], "do_laundry", 1): "schema",
+        '{"particles":[{"task_name":"setup_table","objects":[{"type":"plate","count":2}],'
+        '"target":{"type":"fridge"},"p":1}]}': "puts things at the kitchentable",
+        '{"particles":[{"task_name":"setup_table","objects":[{"type":"salmon","count":2}],'
+        '"target":{"type":"kitchentable"},"p":1}]}': "not a goal of this apartment",
+    }
+    for completion, reason in bad.items():
+        result = parse_household_particles(completion, apt, None)
+        assert not result.ok and reason in result.reason
+    assert not parse_household_particles(text, apt, len(goals) + 1).ok  # count asked for
+    assert not parse_household_particles(None, apt).ok
+
+
+def test_ssrl_rows_have_no_goal_and_the_reward_prefers_the_true_goal() -> None:
+    domain = get_domain("household")
+    task = domain.tasks["assist"]
+    rows = task.rows(TrainData(episodes=2, seed=0, every=5, n_particles=1, prompt_style="compact"))
+    assert rows and all("goal" not in r for r in rows)
+    row = max(rows, key=lambda r: r["t"])  # late in an episode: the actions say a lot
+    episode = make_episode(bundled_apartment(row["apartment"]), row["episode_seed"])
+    apt = episode.apartment
+    reward = SSRLReward(task, HOUSEHOLD_HUMAN)
+    other = next(g for g in all_goals(apt) if g[1] != episode.goal[1])
+    completions = [format_household_particles([g], [1.0], apt) for g in (episode.goal, other)] + ["nonsense"]
+    scores = reward([row["prompt"]] * 3, completions, **{k: [row[k]] * 3 for k in task.columns})
+    assert scores[0] > scores[1] > scores[2]
+    rng = np.random.default_rng(1)
+    assert parse_household_particles(task.random_completion(row, 3, rng), apt, 3).ok
+
+
+def test_prompts() -> None:
+    domain = get_domain("household")
+    episode = domain.heldout_episodes(1, 0)[0]
+    full = domain.assist_prompt(episode, [], 10, "full")
+    for part in (
+        "[current state]",
+        "[key action history]",
+        "Human has not taken any key action yet.",
+        "n=10 hypotheses",
+        '"GoalParticle"',
+        "The apartment has 4 rooms",
+    ):
+        assert part in full
+    assert "Give 10 goal(s)" in domain.assist_prompt(episode, [], 10, "compact")
+
+
+class ScriptedBackend(Backend):
+    """Always writes the same completion (a stand-in model: no weights, exact costs)."""
+
+    def __init__(self, text: str) -> None:
+        self.name, self.text, self.usage, self.prompts = "scripted", text, UsageMeter(1000), []
+
+    def sample(self, prompts: Sequence[Prompt], n=1, temperature=1.0, max_new_tokens=256, seed=None):
+        self.prompts += prompts
+        return [[Generation(self.text, 10, len(self.text.split()))] * n for _ in prompts]
+
+    def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[float]:
+        return [0.0] * len(continuations)
+
+
+def test_llm_reasoner_acts_through_the_domain() -> None:
+    domain = get_domain("household")
+    episode = domain.heldout_episodes(1, 3)[0]
+    settings = RunSettings()
+    alone = run_episode(episode, None, 5, settings)
+    truth = ScriptedBackend(format_household_particles([episode.goal], [1.0], episode.apartment))
+    helped = run_episode(episode, LLMReasoner(domain, truth, LLMSettings(prompt_style="full")), 5, settings)
+    oracle = run_episode(episode, domain.reasoner("oracle", 5, HOUSEHOLD_HUMAN), 5, settings)
+    assert helped.ticks == oracle.ticks < alone.ticks  # the true goal from the first decision on
+    assert "[human's next action]" in truth.prompts[0][0]["content"]
+    garbage = LLMReasoner(domain, ScriptedBackend("no idea"), LLMSettings())
+    assert run_episode(episode, garbage, 5, settings).ticks == alone.ticks  # uniform belief: it waits
+    assert garbage.stats.metrics()["parse_failure_rate"] == 1.0
