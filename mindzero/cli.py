@@ -23,7 +23,8 @@ AREA_MODULES = (
     "mindzero.commands.stories",
     "mindzero.commands.train",
     "mindzero.commands.serve",
-    "mindzero.commands.study",
+    "mindzero.commands.report",
+    "mindzero.commands.reproduce",
 )
 
 

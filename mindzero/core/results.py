@@ -14,6 +14,7 @@ import json
 import os
 import platform
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from importlib import metadata
@@ -194,6 +195,16 @@ def package_versions(names: Iterable[str] = ("numpy", "torch", "transformers", "
     return versions
 
 
+def machine() -> dict:
+    """What the numbers were measured on: CPU cores and platform, and the GPU when torch (already
+    imported by the run) has one; a report names it beside each row."""
+    info: dict[str, Any] = {"cpus": os.cpu_count(), "platform": platform.platform(terse=True)}
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.cuda.is_available():
+        info["gpu"] = f"{torch.cuda.device_count()} x {torch.cuda.get_device_name(0)}"
+    return info
+
+
 def write_results(
     out_dir: str | os.PathLike,
     task: str,
@@ -218,6 +229,7 @@ def write_results(
         "config": to_jsonable(config),
         "metrics": to_jsonable(metrics),
         "versions": package_versions(),
+        "machine": machine(),
     }
     if extra:
         results.update(to_jsonable(extra))

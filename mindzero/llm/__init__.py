@@ -79,4 +79,6 @@ def load_backend(spec: str = DEFAULT_MODEL, endpoint: EndpointOptions | None = N
         return VLLMBackend(rest, **kwargs)
     url, _, model = rest.partition("#")
     endpoint = endpoint or EndpointOptions()
+    if endpoint.active_params is not None:
+        kwargs.setdefault("active_params", int(endpoint.active_params))
     return OpenAIBackend(url, model or None, timeout=endpoint.request_timeout, max_retries=endpoint.retries, **kwargs)

@@ -45,6 +45,14 @@ class EndpointOptions:
     retries: int = field(
         default=RETRIES, metadata={"help": "retries of a failed HTTP request to an openai: model", "ge": 0}
     )
+    active_params: float | None = field(
+        default=None,
+        metadata={
+            "help": "parameters active per token of an openai: model, for its TFLOPs (paper Eq. 6), e.g. 2.2e10 "
+            "for Qwen3-235B-A22B; unset: tokens are counted, TFLOPs are not",
+            "gt": 0,
+        },
+    )
 
 
 class OpenAIBackend(Backend):

@@ -22,3 +22,13 @@ def metric_rows(metrics: dict, digits: int = 4) -> list[list[str]]:
         for k, v in metrics.items()
         if not isinstance(v, (dict, list))
     ]
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
+    """A GitHub-flavoured Markdown table, one line per row (``|`` in cells escaped)."""
+    cell = lambda c: str(c).replace("|", "\\|")  # noqa: E731
+    return [
+        "| " + " | ".join(map(cell, header)) + " |",
+        "|" + "---|" * len(header),
+        *("| " + " | ".join(map(cell, row)) + " |" for row in rows),
+    ]

@@ -28,8 +28,9 @@ class GridWorldView:
     actions = PLAYER_ACTIONS
 
     def episodes(self, run_config: dict) -> Sequence[Episode]:
+        """The run's episodes; a run recorded before protocols existed used the quick one."""
         names = [f.name for f in fields(EpisodeConfig)]
-        return episodes(EpisodeConfig(**{k: run_config[k] for k in names if k in run_config}))
+        return episodes(EpisodeConfig(**{"protocol": "quick", **{k: run_config[k] for k in names if k in run_config}}))
 
     def action(self, state: WorldState, name: str) -> int:
         if name not in ACTION_NAMES:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import socket
 
@@ -206,3 +207,40 @@ def test_cli_malformed_answer_is_one_line(openai_server: FakeOpenAIServer, tmp_p
     err = capsys.readouterr().err.split("\r")[-1].strip()  # after the progress bar
     assert err.startswith(f"mindzero: error: endpoint {openai_server.url}/") and "\n" not in err
     assert not list(tmp_path.iterdir())
+
+
+def test_a_served_model_is_a_zero_shot_reasoner_with_tokens_and_tflops_per_decision(
+    openai_server: FakeOpenAIServer, tmp_path
+) -> None:
+    """The paper's large-model rows: any OpenAI-compatible endpoint answers QA and assists, and
+    --active-params turns its token counts into TFLOPs (Eq. 6: 2 x P x tokens)."""
+    spec = ["--reasoner", "llm", "--model", f"openai:{openai_server.url}#fake-model", "--active-params", "2.2e10"]
+    data = tmp_path / "qa-data"
+    assert (
+        main(
+            [
+                "gridworld",
+                "qa-data",
+                "--train-episodes",
+                "1",
+                "--test-episodes",
+                "3",
+                "--images",
+                "false",
+                "--out",
+                str(data),
+            ]
+        )
+        == 0
+    )
+    runs = {
+        "qa": ["gridworld", "qa-eval", "--data", str(data / "test.jsonl"), *spec],
+        "assist": ["gridworld", "assist", *spec, "--episodes", "1", "--seeds", "1", "--max-steps", "4"],
+    }
+    for name, argv in runs.items():
+        assert main([*argv, "--out", str(tmp_path / name)]) == 0
+        results = next((tmp_path / name).rglob("results.json"))
+        metrics = json.loads(results.read_text())["metrics"]
+        assert metrics["decisions"] > 0 and metrics["tokens_per_decision"] > 0
+        assert metrics["tflops_per_decision"] == pytest.approx(2 * 2.2e10 * metrics["tokens_per_decision"] / 1e12)
+    assert all(body["model"] == "fake-model" for _, body in openai_server.requests)

@@ -1,18 +1,32 @@
-"""``mindzero report study``: paper Table 3 from the interaction logs of ``mindzero serve --study-logs``."""
+"""``mindzero report``: ``paper`` writes the papers' tables and figures from results folders;
+``study`` computes paper Table 3 from the interaction logs of ``mindzero serve --study-logs``."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from mindzero.core.outputs import add_output_flags, claim_out
-from mindzero.core.results import write_results
+from mindzero.core.results import atomic_write_text, write_results
+from mindzero.report.paper import build_report
 from mindzero.report.tables import format_table
 from mindzero.web.study import analyse, read_logs, study_table
 
 
 def register(areas: argparse._SubParsersAction) -> None:
-    parser = areas.add_parser("report", help="reports from collected logs (study)")
+    parser = areas.add_parser("report", help="reports: the papers' tables and figures, study logs")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
+    paper = verbs.add_parser(
+        "paper",
+        help="Markdown + PNG of every paper table and figure that the given results folders cover",
+        description="Read every results.json under RESULTS (any depth) and write OUT/report.md: per paper "
+        "artefact (MindZero Tables 1a/1b, 2, 4a, Fig. 5; DEL-ToM Table 4, Fig. 3; Table 3) our rows with "
+        "model and machine beside the paper's published numbers; what no run covers is listed as missing.",
+    )
+    paper.add_argument("results", nargs="+", help="folders holding results (e.g. a reproduce --out)")
+    paper.add_argument("--out", required=True, help="folder for report.md and its figures")
+    add_output_flags(paper, resume=False)
+    paper.set_defaults(func=cmd_paper)
     study = verbs.add_parser(
         "study",
         help="per-task steps and speedup ± s.e. with paired t-tests (paper Table 3)",
@@ -42,4 +56,19 @@ def cmd_study(args: argparse.Namespace) -> int:
         with folder.run():
             path = write_results(folder.path, "report/study", config, analysis, samples)
         print(f"results: {path}")
+    return 0
+
+
+def cmd_paper(args: argparse.Namespace) -> int:
+    config = {"results": [str(Path(r)) for r in args.results]}
+    folder = claim_out(args.out, "report paper", config, args.overwrite)
+    with folder.run():
+        report = build_report(args.results, folder.path)
+        atomic_write_text(folder.path / "report.md", report.markdown)
+    for line in report.unreadable:
+        print(f"skipped: {line}")
+    for line in report.missing:
+        print(f"missing: {line}")
+    covered = len(report.figures)
+    print(f"report: {folder.path / 'report.md'} ({covered} figures, {len(report.missing)} artefacts missing)")
     return 0
