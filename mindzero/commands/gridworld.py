@@ -4,29 +4,25 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from mindzero.commands.assist_runs import HEADER, run_reasoners
 from mindzero.core.config import add_dataclass_flags, config_from_args
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
-from mindzero.core.outputs import OutputFolder, add_output_flags, claim_out
-from mindzero.core.results import read_json, read_jsonl, write_results
+from mindzero.core.outputs import add_output_flags, claim_out
+from mindzero.core.results import read_jsonl, write_results
 from mindzero.domains import get_domain
-from mindzero.domains.base import Domain
-from mindzero.domains.gridworld import EpisodeConfig, Episodes, episodes
+from mindzero.domains.gridworld import EpisodeConfig, episodes
 from mindzero.domains.gridworld.qa import PROMPT_STYLES, QUESTION_FIELDS, QADataConfig, write_qa_dataset
-from mindzero.inference.base import Reasoner
 from mindzero.inference.gridworld import BASELINE_REASONERS
 from mindzero.inference.llm import LLMQAAnswerer, LLMReasoner, LLMSettings
 from mindzero.llm import EndpointOptions, load_backend
 from mindzero.llm.transformers_backend import DTYPES
-from mindzero.report.plots import plot_goal_accuracy
 from mindzero.report.tables import format_table, metric_rows
-from mindzero.tasks.assist import AssistSettings, AssistTotals, assist_samples
+from mindzero.tasks.assist import AssistSettings
 from mindzero.tasks.qa import QATotals, qa_llm_samples, qa_samples
 
 DOMAIN = "gridworld"
@@ -143,63 +139,15 @@ def cmd_assist(args: argparse.Namespace) -> int:
         backend = _load_backend(config)
         factories["llm"] = lambda seed: LLMReasoner(domain, backend, llm_settings, seed)
     with folder.run():
-        rows, curves = [], {}
-        for name in names:
-            record = dataclasses.asdict(dataclasses.replace(config, reasoner=name))
-            sub = name if len(names) > 1 else "."
-            metrics, curves[name] = _assist_reasoner(domain, runs, settings, factories[name], folder, sub, record)
-            rows.append(
-                [
-                    name,
-                    f"{metrics['speedup_mean']:+.3f} ± {metrics['speedup_stderr']:.3f}",
-                    f"{metrics['success_rate']:.2f}",
-                    f"{metrics['t_alone_mean']:.1f}",
-                    f"{metrics['t_helped_mean']:.1f}",
-                    f"{metrics['goal_accuracy_mean']:.2f}",
-                    f"{metrics['true_goal_prob_mean']:.2f}",
-                    f"{metrics['kl_to_exact_mean']:.2f}",
-                    f"{metrics['parse_failure_rate']:.2f}" if "parse_failure_rate" in metrics else "-",
-                    f"{metrics['tflops_per_decision']:.3g}" if metrics.get("tflops_per_decision") is not None else "-",
-                ]
-            )
-        plot = plot_goal_accuracy(curves, folder.path / "goal_accuracy.png", "GridWorld online goal inference")
+        rows, plot = run_reasoners(domain, runs, settings, {n: factories[n] for n in names}, folder, config)
     teleport = "off" if config.teleport is None else f"{config.teleport_when}, after {config.teleport} stable updates"
     print(
         f"GridWorld assistance ({config.protocol} protocol): {config.episodes} episodes x seeds {config.seeds}, "
         f"teleport {teleport}"
     )
-    header = ["reasoner", "speedup", "success", "T_alone", "T_helped", "goal_acc", "p_true", "KL_exact"]
-    print(format_table([*header, "parse_fail", "TFLOPs/dec"], rows))
+    print(format_table(HEADER, rows))
     print(f"results: {folder.path}  plot: {plot}")
     return 0
-
-
-def _assist_reasoner(
-    domain: Domain,
-    runs: Episodes,
-    settings: AssistSettings,
-    make_reasoner: Callable[[int], Reasoner],
-    folder: OutputFolder,
-    sub: str,
-    record: dict,
-) -> tuple[dict, list[float | None]]:
-    """(metrics, accuracy curve) of one reasoner, written to OUT/SUB: samples stream to
-    samples.jsonl as the episodes run, then results.json. A resumed run reads back a reasoner it
-    finished and continues one it had begun from its last checkpoint."""
-    results = folder.path / sub / "results.json"
-    if folder.resume and results.is_file():
-        done = read_json(results)
-        return done["metrics"], done["goal_accuracy_curve"]
-    start = time.perf_counter()
-    with folder.stream(f"{sub}/samples.jsonl") as stream:
-        totals, seconds = stream.state or (AssistTotals(), 0.0)
-        for sample in assist_samples(domain, runs, settings, make_reasoner, totals, label=record["reasoner"]):
-            stream.write(sample)
-            stream.checkpoint((totals, seconds + time.perf_counter() - start))
-    metrics, curve = totals.metrics(), totals.curve()
-    metrics["seconds"] = seconds + time.perf_counter() - start
-    write_results(results.parent, f"{DOMAIN}/assist", record, metrics, None, {"goal_accuracy_curve": curve})
-    return metrics, curve
 
 
 def cmd_qa_data(args: argparse.Namespace) -> int:

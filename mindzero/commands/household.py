@@ -1,36 +1,43 @@
-"""``mindzero household``: the proactive-assistance benchmark on the Household apartments."""
+"""``mindzero household``: the proactive-assistance benchmark on the Household apartments, and
+MMToM-QA question answering (``mmtom-eval``)."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from mindzero.commands.assist_runs import HEADER, run_reasoners
 from mindzero.core.config import add_dataclass_flags, config_from_args
 from mindzero.core.errors import UserError
-from mindzero.core.outputs import OutputFolder, add_output_flags, claim_out
-from mindzero.core.results import read_json, write_results
-from mindzero.domains import get_domain
-from mindzero.domains.household.assist import RunSettings, episode_sample, run_episode
+from mindzero.core.human import HumanParams
+from mindzero.core.outputs import add_output_flags, claim_out
+from mindzero.core.results import read_jsonl, write_jsonl, write_results
+from mindzero.domains.household import HouseholdDomain
+from mindzero.domains.household.mmtom.generate import generate as generate_mmtom
+from mindzero.domains.household.mmtom.model import MMToMModel
 from mindzero.domains.household.smc import REASONERS, SMCSettings, make_reasoner
 from mindzero.domains.household.ssrl import PROMPT_STYLES
-from mindzero.envs.household.apartment import TEST_APARTMENTS, TRAIN_APARTMENTS, bundled_apartment, load_apartment
-from mindzero.envs.household.episodes import Episode, make_episode, parse_goal
-from mindzero.inference.base import Reasoner
-from mindzero.inference.llm import LLMReasoner, LLMSettings
+from mindzero.envs.household.episodes import SPLITS, benchmark_episodes
+from mindzero.envs.household.helper import HelperSettings
+from mindzero.envs.household.human import HOUSEHOLD_HUMAN
+from mindzero.inference.llm import LLMQAAnswerer, LLMReasoner, LLMSettings
 from mindzero.llm import EndpointOptions, load_backend
 from mindzero.llm.transformers_backend import DTYPES
-from mindzero.report.plots import pyplot, save_figure
-from mindzero.report.tables import format_table
-from mindzero.tasks.assist import Mean
-
-#: Bins of task progress (fraction of the helped episode elapsed) of the goal-F1 curve.
-PROGRESS_BINS = 10
-SPLITS = {"train": TRAIN_APARTMENTS, "test": TEST_APARTMENTS}
+from mindzero.report.tables import format_table, metric_rows
+from mindzero.tasks.assist import AssistSettings
+from mindzero.tasks.mmtom import (
+    MMTOM_REASONERS,
+    QUESTION_FIELDS,
+    MMToMTotals,
+    QuestionPrompt,
+    mmtom_llm_samples,
+    mmtom_rows,
+    mmtom_samples,
+)
 
 
 @dataclass(kw_only=True)
@@ -47,6 +54,19 @@ class LLMOptions(EndpointOptions):
     n_particles: int = field(default=1, metadata={"help": "goal particles requested per decision", "ge": 1})
     temperature: float = field(default=0.0, metadata={"help": "0 = greedy decoding", "ge": 0})
     max_new_tokens: int = field(default=96, metadata={"help": "completion token budget", "ge": 1})
+
+
+@dataclass
+class RunSettings:
+    """How each Household episode is run (the generic assistance settings, Household's defaults)."""
+
+    max_steps: int = field(default=250, metadata={"help": "tick limit of an episode", "ge": 1})
+    human: HumanParams = field(default_factory=lambda: HOUSEHOLD_HUMAN, metadata={"help": "the simulated human"})
+    helper: HelperSettings = field(default_factory=HelperSettings, metadata={"help": "the helper"})
+    calibrate: bool = field(
+        default=False,
+        metadata={"help": "track KL(exact ‖ reasoner) every tick (exact inference over every goal beside it: slow)"},
+    )
 
 
 @dataclass
@@ -68,48 +88,45 @@ class AssistConfig(LLMOptions, RunSettings):
     smc: SMCSettings = field(default_factory=SMCSettings, metadata={"help": "SMC inference"})
 
 
-class Totals:
-    """Running metrics of one reasoner and its goal-F1 curve (resumable: pickled at checkpoints)."""
+@dataclass
+class MMToMEvalConfig(EndpointOptions):
+    """``household mmtom-eval``: the MMToM-QA questions and the reasoner that answers them."""
 
-    def __init__(self) -> None:
-        self.means = {k: Mean() for k in ("speedup", "success", "success_alone", "t_alone", "t_helped", "goal_f1_mean")}
-        self.f1 = np.zeros(PROGRESS_BINS)
-        self.ticks = np.zeros(PROGRESS_BINS, dtype=np.int64)
-        self.stats = None  # summed DecisionStats of reasoners that count their cost (LLMs)
+    data: str = field(metadata={"help": "MMToM-QA questions JSONL (e.g. ../shared/data/mmtom_qa/questions.jsonl)"})
+    reasoner: str = field(default="model", metadata={"help": "llm needs --model", "choices": MMTOM_REASONERS})
+    seed: int = field(default=0, metadata={"help": "seed of tie-breaking coins and LLM decoding", "ge": 0})
+    limit: int | None = field(default=None, metadata={"help": "evaluate only the first N questions", "ge": 1})
+    inference: MMToMModel = field(default_factory=MMToMModel, metadata={"help": "the model reasoner"})
+    model: str | None = field(
+        default=None, metadata={"help": "--reasoner llm: smollm2-135m, a folder, or an hf:/vllm:/openai: spec"}
+    )
+    dtype: str = field(default="float32", metadata={"help": "weights dtype of local models", "choices": DTYPES})
+    answer_mode: str = field(
+        default="generate",
+        metadata={
+            "help": "generate (write a letter, parsed) | score (log-prob of (a) vs (b))",
+            "choices": ("generate", "score"),
+        },
+    )
+    temperature: float = field(default=0.0, metadata={"help": "0 = greedy decoding", "ge": 0})
+    max_new_tokens: int = field(default=16, metadata={"help": "completion token budget", "ge": 1})
 
-    @property
-    def runs(self) -> int:
-        return self.means["speedup"].n
 
-    def add(self, sample: dict) -> None:
-        for key, mean in self.means.items():
-            if sample[key] is not None:
-                mean.add(sample[key])
-        n = len(sample["goal_f1"])
-        for t, value in enumerate(sample["goal_f1"]):
-            b = min(PROGRESS_BINS - 1, PROGRESS_BINS * t // n)
-            self.f1[b] += value
-            self.ticks[b] += 1
+@dataclass
+class MMToMDataConfig:
+    """``household mmtom-data``: how many generated questions, on which apartments."""
 
-    def metrics(self) -> dict:
-        metrics = {
-            f"{k}_mean" if not k.endswith("mean") else k: m.mean() if m.n else None for k, m in self.means.items()
-        }
-        metrics["speedup_stderr"] = self.means["speedup"].stderr()
-        metrics["success_rate"] = metrics.pop("success_mean")
-        metrics["success_rate_alone"] = metrics.pop("success_alone_mean")
-        metrics["n_runs"] = self.runs
-        if self.stats is not None:
-            metrics.update(self.stats.metrics())
-        return metrics
-
-    def curve(self) -> list[float | None]:
-        """Mean posterior-expected goal F1 per bin of task progress."""
-        return [float(s / c) if c else None for s, c in zip(self.f1, self.ticks)]
+    per_type: int = field(default=20, metadata={"help": "questions of each of the seven types", "ge": 1})
+    split: str = field(default="test", metadata={"help": "bundled apartments to use", "choices": tuple(SPLITS)})
+    seed: int = field(default=0, metadata={"help": "seed of objects' places, minds and walks", "ge": 0})
+    margin: float = field(
+        default=0.1, metadata={"help": "skip questions whose label posterior is within this of 1/2", "ge": 0, "lt": 0.5}
+    )
+    inference: MMToMModel = field(default_factory=MMToMModel, metadata={"help": "the labelling model"})
 
 
 def register(areas: argparse._SubParsersAction) -> None:
-    parser = areas.add_parser("household", help="Household apartments: proactive assistance")
+    parser = areas.add_parser("household", help="Household apartments: proactive assistance; MMToM-QA")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
     assist = verbs.add_parser(
         "assist",
@@ -121,17 +138,26 @@ def register(areas: argparse._SubParsersAction) -> None:
     assist.add_argument("--out", default="runs/household-assist", help="output folder")
     add_output_flags(assist)
     assist.set_defaults(func=cmd_assist)
-
-
-def _episodes(config: AssistConfig) -> list[Episode]:
-    apartments = (
-        [load_apartment(config.apartment)] if config.apartment else [bundled_apartment(n) for n in SPLITS[config.split]]
+    mmtom = verbs.add_parser(
+        "mmtom-eval",
+        help="answer MMToM-QA's text questions (rule-based reader + inverse planning, an LLM, or random)",
+        description="Accuracy overall and per question type, the reader's sentence coverage, and for "
+        "--reasoner llm tokens and TFLOPs per question; OUT/results.json and OUT/samples.jsonl (per "
+        "question: the parsed state, unread sentences and the posterior behind the answer).",
     )
-    out = []
-    for apartment in apartments:
-        goal = parse_goal(config.goal, apartment) if config.goal else None
-        out += [make_episode(apartment, config.episode_seed + k, goal) for k in range(config.episodes)]
-    return out
+    add_dataclass_flags(mmtom, MMToMEvalConfig)
+    mmtom.add_argument("--out", default="runs/mmtom-eval", help="output folder")
+    add_output_flags(mmtom)
+    mmtom.set_defaults(func=cmd_mmtom_eval)
+    mmtom_data = verbs.add_parser(
+        "mmtom-data",
+        help="generate MMToM-style questions (7 types) on our apartments, labelled by the model reasoner",
+        description="OUT/questions.jsonl in MMToM-QA's format; mmtom-eval --reasoner model on it must score 1.0.",
+    )
+    add_dataclass_flags(mmtom_data, MMToMDataConfig)
+    mmtom_data.add_argument("--out", default="runs/mmtom-data", help="output folder")
+    add_output_flags(mmtom_data, resume=False)
+    mmtom_data.set_defaults(func=cmd_mmtom_data)
 
 
 def cmd_assist(args: argparse.Namespace) -> int:
@@ -139,94 +165,69 @@ def cmd_assist(args: argparse.Namespace) -> int:
     names = config.reasoner
     if "llm" in names and config.model is None:
         raise UserError("--reasoner llm needs --model SPEC (e.g. --model smollm2-135m or a trained OUT/final)")
-    runs = _episodes(config)
+    runs = benchmark_episodes(config.split, config.episodes, config.episode_seed, config.apartment, config.goal)
     folder = claim_out(args.out, "household assist", config, args.overwrite, args.resume)
-    settings = RunSettings(**{f.name: getattr(config, f.name) for f in dataclasses.fields(RunSettings)})
-    factories = {n: (lambda seed, n=n: make_reasoner(n, seed, settings.human, config.smc)) for n in names}
+    domain = HouseholdDomain(config.helper)
+    settings = AssistSettings(
+        seeds=config.seeds, human=config.human, max_steps=config.max_steps, calibrate=config.calibrate
+    )
+    factories = {n: (lambda seed, n=n: make_reasoner(n, seed, settings.human, config.smc)) for n in names if n != "llm"}
     if "llm" in names:
         kwargs = {} if ":" in config.model else {"dtype": config.dtype}
         backend = load_backend(config.model, endpoint=config, **kwargs)
         llm = LLMSettings(config.prompt_style, config.n_particles, config.temperature, config.max_new_tokens)
-        domain = get_domain("household")
         factories["llm"] = lambda seed: LLMReasoner(domain, backend, llm, seed)
     with folder.run():
-        rows, curves = [], {}
-        for name in names:
-            record = dataclasses.asdict(dataclasses.replace(config, reasoner=[name]))
-            sub = name if len(names) > 1 else "."
-            metrics, curves[name] = _assist_reasoner(factories[name], runs, config, settings, folder, sub, record)
-            rows.append(
-                [
-                    name,
-                    f"{metrics['speedup_mean']:+.3f} ± {metrics['speedup_stderr']:.3f}",
-                    f"{metrics['success_rate']:.2f}",
-                    f"{metrics['t_alone_mean']:.1f}",
-                    f"{metrics['t_helped_mean']:.1f}",
-                    "-" if metrics["goal_f1_mean"] is None else f"{metrics['goal_f1_mean']:.2f}",
-                    f"{metrics['parse_failure_rate']:.2f}" if "parse_failure_rate" in metrics else "-",
-                    f"{metrics['seconds']:.1f}",
-                ]
-            )
-        plot = _plot_f1(curves, folder.path / "goal_f1.png")
+        rows, plot = run_reasoners(domain, runs, settings, {n: factories[n] for n in names}, folder, config)
     where = config.apartment or f"{config.split} apartments {', '.join(SPLITS[config.split])}"
     print(f"Household assistance on {where}: {config.episodes} episodes each x seeds {config.seeds}")
-    print(
-        format_table(
-            ["reasoner", "speedup", "success", "T_alone", "T_helped", "goal_F1", "parse_fail", "seconds"], rows
-        )
-    )
+    print(format_table(HEADER, rows))
     print(f"results: {folder.path}  plot: {plot}")
     return 0
 
 
-def _assist_reasoner(
-    make: Callable[[int], Reasoner],
-    runs: list[Episode],
-    config: AssistConfig,
-    settings: RunSettings,
-    folder: OutputFolder,
-    sub: str,
-    record: dict,
-) -> tuple[dict, list[float | None]]:
-    """(metrics, F1 curve) of one reasoner, streamed to OUT/SUB/samples.jsonl then results.json."""
-    results = folder.path / sub / "results.json"
-    if folder.resume and results.is_file():
-        done = read_json(results)
-        return done["metrics"], done["goal_f1_curve"]
+def cmd_mmtom_data(args: argparse.Namespace) -> int:
+    config = config_from_args(MMToMDataConfig, args)
+    folder = claim_out(args.out, "household mmtom-data", config, args.overwrite, False)
+    with folder.run():
+        rows = list(generate_mmtom(SPLITS[config.split], config.per_type, config.seed, config.inference, config.margin))
+        write_jsonl(folder.path / "questions.jsonl", rows)
+    print(f"wrote {len(rows)} questions ({config.per_type} per type) to {folder.path / 'questions.jsonl'}")
+    return 0
+
+
+def cmd_mmtom_eval(args: argparse.Namespace) -> int:
+    config = config_from_args(MMToMEvalConfig, args)
+    if config.reasoner == "llm" and config.model is None:
+        raise UserError("--reasoner llm needs --model SPEC (e.g. --model smollm2-135m)")
+    folder = claim_out(args.out, "household mmtom-eval", config, args.overwrite, args.resume)
+    rows = mmtom_rows(read_jsonl(config.data, QUESTION_FIELDS, hint="the benchmark is ../shared/data/mmtom_qa"))
+    rows = rows[: config.limit]
+    answerer = None
+    if config.reasoner == "llm":
+        kwargs = {} if ":" in config.model else {"dtype": config.dtype}
+        backend = load_backend(config.model, endpoint=config, **kwargs)
+        settings = LLMSettings(temperature=config.temperature, max_new_tokens=config.max_new_tokens)
+        answerer = LLMQAAnswerer(QuestionPrompt(), backend, config.answer_mode, settings)
     start = time.perf_counter()
-    with folder.stream(f"{sub}/samples.jsonl") as stream:
-        totals, seconds = stream.state or (Totals(), 0.0)
-        n = len(runs)
-        for job in range(totals.runs, len(config.seeds) * n):
-            seed, episode = config.seeds[job // n], runs[job % n]
-            alone = run_episode(episode, None, seed, settings)
-            reasoner = make(seed)
-            helped = run_episode(episode, reasoner, seed, settings)
-            sample = episode_sample(episode, seed, alone, helped)
-            stats = getattr(reasoner, "stats", None)
-            if stats is not None:
-                sample["reasoner"] = stats.metrics()
-                totals.stats = stats if totals.stats is None else totals.stats.merge(stats)
-            totals.add(sample)
-            stream.write(sample)
-            stream.checkpoint((totals, seconds + time.perf_counter() - start))
-    metrics, curve = totals.metrics(), totals.curve()
-    metrics["seconds"] = seconds + time.perf_counter() - start
-    write_results(results.parent, "household/assist", record, metrics, None, {"goal_f1_curve": curve})
-    return metrics, curve
-
-
-def _plot_f1(curves: dict[str, list[float | None]], path) -> str:
-    """Paper Fig. 5b: online goal F1 vs task progress, one line per reasoner."""
-    fig, ax = pyplot().subplots(figsize=(5.5, 3.6))
-    for name, curve in curves.items():
-        xs = [(i + 0.5) / len(curve) for i, v in enumerate(curve) if v is not None]
-        ax.plot(xs, [v for v in curve if v is not None], marker="o", ms=3, label=name)
-    ax.set_xlabel("task progress (fraction of the helped episode)")
-    ax.set_ylabel("goal F1 (posterior-expected)")
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_xlim(0, 1)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    ax.set_title("Household online goal inference", fontsize=10)
-    return str(save_figure(fig, path))
+    with folder.run():
+        with folder.stream("samples.jsonl") as stream:  # the state: totals, seconds, and the rng or the LLM's costs
+            if answerer is None:
+                totals, seconds, rng = stream.state or (MMToMTotals(), 0.0, np.random.default_rng(config.seed))
+                units = ([s] for s in mmtom_samples(rows, config.reasoner, config.inference, totals, rng))
+                rest = rng
+            else:
+                totals, seconds, answerer.stats = stream.state or (MMToMTotals(), 0.0, answerer.stats)
+                units, rest = mmtom_llm_samples(rows, answerer, totals, config.seed), answerer.stats
+            for unit in units:
+                for sample in unit:
+                    stream.write(sample)
+                stream.checkpoint((totals, seconds + time.perf_counter() - start, rest))
+        metrics = totals.metrics() | (answerer.stats.metrics() if answerer is not None else {})
+        metrics["seconds"] = seconds + time.perf_counter() - start
+        metrics["seconds_per_question"] = metrics["seconds"] / metrics["n"]
+        path = write_results(folder.path, "household/mmtom", dataclasses.asdict(config), metrics, None)
+    print(f"MMToM-QA, reasoner {config.reasoner}: {metrics['n']} questions")
+    print(format_table(["metric", "value"], metric_rows({k: v for k, v in metrics.items() if not isinstance(v, dict)})))
+    print(f"results: {path}")
+    return 0

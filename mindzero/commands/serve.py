@@ -1,10 +1,11 @@
-"""``mindzero serve``: the browser app — play GridWorld with a live helper, run a study, replay runs."""
+"""``mindzero serve``: the browser app — play GridWorld or Household with a live helper, run a study,
+replay runs."""
 
 from __future__ import annotations
 
 import argparse
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from mindzero.commands.gridworld import REASONERS, LLMOptions
@@ -13,34 +14,54 @@ from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.domains import get_domain
 from mindzero.domains.gridworld import EpisodeConfig
+from mindzero.domains.household.smc import REASONERS as HOUSEHOLD_REASONERS
+from mindzero.envs.household.episodes import SPLITS
+from mindzero.envs.household.human import HouseholdHumanParams
 from mindzero.inference.base import Reasoner
 from mindzero.inference.llm import LLMReasoner, LLMSettings
 from mindzero.llm import load_backend
-from mindzero.web.app import ServeSettings, create_app
+from mindzero.web.app import PLAYABLE, ServeSettings, create_app
 from mindzero.web.games import SerialReasoner
-from mindzero.web.gridworld import GridWorldView
 from mindzero.web.study import SOLO, StudySettings
 
-DOMAIN = GridWorldView.domain
+#: Every helper of either domain (serve_settings checks the --domain's).
+ALL_REASONERS = tuple(dict.fromkeys((*REASONERS, *HOUSEHOLD_REASONERS)))
+#: Helpers offered when --reasoner is not given, per domain.
+DEFAULT_REASONERS = {"gridworld": ["exact", "oracle", "none"], "household": ["smc", "oracle", "none"]}
+#: Tick limit of a played episode when --max-steps is not given, per domain.
+DEFAULT_MAX_STEPS = {"gridworld": 100, "household": 250}
 
 
 @dataclass
 class ServeConfig(LLMOptions, EpisodeConfig):
-    """``mindzero serve``: where to listen, which helpers to offer, study and viewer folders."""
+    """``mindzero serve``: where to listen, which domain and helpers to offer, study and viewer folders."""
 
     host: str = field(
         default="127.0.0.1", metadata={"help": "address to listen on (0.0.0.0 exposes it to the network)"}
     )
     port: int = field(default=8000, metadata={"help": "TCP port (0 = any free port)", "ge": 0, "le": 65535})
-    reasoner: list[str] = field(
-        default_factory=lambda: ["exact", "oracle", "none"],
-        metadata={"help": "helpers offered in play (llm needs --model SPEC)", "choices": REASONERS},
+    domain: str = field(default="gridworld", metadata={"help": "what is played", "choices": PLAYABLE})
+    split: str = field(
+        default="test",
+        metadata={"help": "household: the bundled apartments played (--episodes each)", "choices": tuple(SPLITS)},
+    )
+    reasoner: list[str] | None = field(
+        default=None,
+        metadata={
+            "help": "helpers offered in play (llm needs --model SPEC); None = exact,oracle,none in gridworld, "
+            "smc,oracle,none in household",
+            "choices": ALL_REASONERS,
+        },
     )
     n_particles: int = field(default=1, metadata={"help": "goal particles requested per decision (llm)", "ge": 1})
     human: HumanParams = field(
-        default_factory=HumanParams, metadata={"help": "the human model of exact inference and the helper"}
+        default_factory=HumanParams,
+        metadata={"help": "the human model of inference; in household a value left at its default takes Household's"},
     )
-    max_steps: int = field(default=100, metadata={"help": "tick limit of a played episode", "ge": 1})
+    max_steps: int | None = field(
+        default=None,
+        metadata={"help": "tick limit of a played episode; None = 100 (gridworld), 250 (household)", "ge": 1},
+    )
     max_sessions: int = field(default=1000, metadata={"help": "sessions held at once (memory bound)", "ge": 1})
     session_ttl: float = field(default=1800.0, metadata={"help": "seconds before an unused session expires", "gt": 0})
     hide_posterior: bool = field(default=False, metadata={"help": "never send the helper's goal distribution"})
@@ -49,7 +70,7 @@ class ServeConfig(LLMOptions, EpisodeConfig):
     study_tasks: int = field(default=4, metadata={"help": "tasks (episodes 0..N-1) per participant", "ge": 1})
     study_conditions: list[str] = field(
         default_factory=lambda: [SOLO, "exact"],
-        metadata={"help": "conditions each task is played under", "choices": (SOLO, *REASONERS)},
+        metadata={"help": "conditions each task is played under", "choices": (SOLO, *ALL_REASONERS)},
     )
     study_show_posterior: bool = field(default=False, metadata={"help": "show the goal panel in study mode"})
 
@@ -58,8 +79,9 @@ def register(areas: argparse._SubParsersAction) -> None:
     parser = areas.add_parser(
         "serve",
         help="browser app: play with a live helper, run a study, replay assistance runs",
-        description="Start a local web app (http://HOST:PORT/): play GridWorld with the keyboard while a "
-        "helper acts on the chosen reasoner's goal distribution; --study-logs DIR turns on study mode "
+        description="Start a local web app (http://HOST:PORT/): play GridWorld with the keyboard (or "
+        "Household, --domain household, with contextual buttons) while a helper acts on the chosen reasoner's "
+        "goal distribution; --study-logs DIR turns on study mode "
         "(counterbalanced solo/helped tasks, JSONL logs for `mindzero report study`); the viewer replays "
         "any assistance run's samples.jsonl under --runs.",
     )
@@ -70,20 +92,37 @@ def register(areas: argparse._SubParsersAction) -> None:
 def serve_settings(config: ServeConfig) -> ServeSettings:
     """The app's settings from the flags; loads the model when ``llm`` is offered. Checks every
     option before the server starts."""
-    domain = get_domain(DOMAIN)
+    domain = get_domain(config.domain)
+    reasoners = config.reasoner or DEFAULT_REASONERS[config.domain]
+    human = config.human if config.domain == "gridworld" else household_human(config.human)
+    episode_config = {k: getattr(config, k) for k in EpisodeConfig.__dataclass_fields__}
+    if config.domain == "household":
+        if config.layouts is not None or config.family is not None:
+            raise UserError("--layouts and --family choose GridWorld layouts; household plays the --split apartments")
+        episode_config = {"split": config.split, "episodes": config.episodes, "episode_seed": config.episode_seed}
+    apartments = len(SPLITS[config.split]) if config.domain == "household" else 1
     conditions = config.study_conditions
     if config.study_logs is not None:
         if len(set(conditions)) != len(conditions) or SOLO not in conditions or len(conditions) < 2:
             raise UserError("--study-conditions needs solo and at least one helper, each once (e.g. solo,exact)")
-        if config.study_tasks > config.episodes:
-            raise UserError(f"--study-tasks {config.study_tasks} exceeds --episodes {config.episodes}")
-    helpers = set(config.reasoner) | (set(conditions) - {SOLO} if config.study_logs is not None else set())
-    if "exact" in helpers and config.human.epsilon == 0:
-        raise UserError("a person may take any move: exact inference needs --human-epsilon > 0")
+        if config.study_tasks > config.episodes * apartments:
+            per = f" x {apartments} apartments" if config.domain == "household" else ""
+            raise UserError(f"--study-tasks {config.study_tasks} exceeds --episodes {config.episodes}{per}")
+    helpers = set(reasoners) | (set(conditions) - {SOLO} if config.study_logs is not None else set())
+    unknown = sorted(helpers - {*domain.reasoners, "llm"})
+    if unknown:
+        offered = ", ".join((*domain.reasoners, "llm"))
+        raise UserError(f"{config.domain} has no reasoner {', '.join(unknown)}; choose from {offered}")
+    for name in sorted(helpers & {"exact", "smc"}):
+        if human.epsilon == 0:
+            raise UserError(f"a person may take any move: {name} inference needs --human-epsilon > 0")
     llm = None
     if "llm" in helpers:
         if config.model is None:
             raise UserError("--reasoner llm needs --model SPEC (e.g. --model smollm2-135m or a trained OUT/final)")
+        if config.prompt_style not in domain.prompt_styles:
+            styles = ", ".join(domain.prompt_styles)
+            raise UserError(f"--prompt-style {config.prompt_style} is not one of {config.domain}'s: {styles}")
         backend = load_backend(
             config.model, endpoint=config, **({} if ":" in config.model else {"dtype": config.dtype})
         )
@@ -96,19 +135,18 @@ def serve_settings(config: ServeConfig) -> ServeSettings:
     def make_reasoner(name: str, seed: int) -> Reasoner:
         if name == "llm":
             return llm(seed)
-        return domain.reasoner(name, seed, config.human)
+        return domain.reasoner(name, seed, human)
 
-    episode_config = {k: getattr(config, k) for k in EpisodeConfig.__dataclass_fields__}
     study = None
     if config.study_logs is not None:
         study = StudySettings(Path(config.study_logs), config.study_tasks, conditions, config.study_show_posterior)
     return ServeSettings(
         make_reasoner=make_reasoner,
-        reasoners=tuple(config.reasoner),
+        reasoners=tuple(reasoners),
         episode_config=episode_config,
-        domain=DOMAIN,
-        human=config.human,
-        max_steps=config.max_steps,
+        domain=config.domain,
+        human=human,
+        max_steps=config.max_steps or DEFAULT_MAX_STEPS[config.domain],
         max_sessions=config.max_sessions,
         session_ttl=config.session_ttl,
         show_posterior=not config.hide_posterior,
@@ -116,6 +154,12 @@ def serve_settings(config: ServeConfig) -> ServeSettings:
         study=study,
         llm=llm,
     )
+
+
+def household_human(flags: HumanParams) -> HumanParams:
+    """Household's human model, with every value the flags changed from their (GridWorld) default."""
+    changed = {f.name: getattr(flags, f.name) for f in fields(HumanParams) if getattr(flags, f.name) != f.default}
+    return HouseholdHumanParams(**changed)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -126,6 +126,8 @@ class Domain(Protocol):
     reasoners: tuple[str, ...]
     #: how prompts may show an episode (``TrainData.prompt_style``, ``--prompt-style``)
     prompt_styles: tuple[str, ...]
+    #: what :meth:`goal_score` measures, for tables and plots (e.g. ``MAP-goal accuracy``)
+    goal_metric: str
 
     def reasoner(self, name: str, seed: int, human: HumanParams) -> Reasoner: ...
 
@@ -134,6 +136,16 @@ class Domain(Protocol):
     def hypotheses(self, episode: Any) -> tuple[Hashable, ...]: ...
 
     def goal(self, episode: Any) -> Hashable: ...
+
+    def goal_record(self, episode: Any) -> Any:
+        """The episode's goal as JSON for ``samples.jsonl`` (readable names where the domain has them)."""
+        ...
+
+    def goal_score(self, posterior: Posterior, goal: Hashable) -> float:
+        """How well a posterior names the true goal, in [0, 1], scored every tick of an assisted
+        episode (the Fig. 5 curve): GridWorld, whether the MAP goal is it; Household, the
+        posterior-expected F1 of goal predicates (Watch-And-Help's metric)."""
+        ...
 
     def heldout_episodes(self, n: int, seed: int) -> list[Any]:
         """``n`` evaluation episodes never used for training rows (unseen layouts)."""

@@ -323,7 +323,7 @@ ARTEFACTS = (
         "MindZero Table 1b: Household proactive assistance (+ Fig. 5b)",
         ("household/assist",),
         "mindzero household assist --reasoner none,random,oracle,smc",
-        _assist_table("table1b", "goal_f1_curve", "goal F1"),
+        _assist_table("table1b", "goal_accuracy_curve", "goal F1"),
     ),
     Artefact(
         "table4a",

@@ -44,6 +44,10 @@ class AssistSettings:
             "ge": 0,
         },
     )
+    calibrate: bool = field(
+        default=True,
+        metadata={"help": "track KL(exact ‖ reasoner) every tick (runs the domain's exact inference beside it)"},
+    )
     teleport_when: str = field(
         default="map-stable",
         metadata={
@@ -59,9 +63,9 @@ class AssistSettings:
 class EpisodeRun:
     ticks: int
     success: bool
-    map_correct: list[bool]  # per tick: was the reasoner's MAP goal the true goal before acting
+    goal_score: list[float]  # per tick, before acting: the domain's goal score of the posterior
     true_goal_prob: list[float]
-    kl_to_exact: list[float] = field(default_factory=list)  # per tick: KL(exact ‖ reasoner), nats
+    kl_to_exact: list[float] = field(default_factory=list)  # per tick (when calibrated): KL(exact ‖ reasoner), nats
 
 
 #: Floor on the reasoner's probability of each goal pair in :func:`kl_to_exact` (a particle set
@@ -89,26 +93,29 @@ def run_episode(
 ) -> EpisodeRun:
     """Run one episode; ``reasoner=None`` runs the human alone (the helper stands still).
 
-    The domain's ``exact`` reasoner runs beside the reasoner as the calibration reference."""
+    With ``settings.calibrate`` the domain's ``exact`` reasoner runs beside the reasoner as the
+    calibration reference."""
     world = domain.simulator(episode, settings.human)
     goal = world.goal
     human_rng = np.random.default_rng([seed, 0])
     helper_rng = np.random.default_rng([seed, 1])
     state = world.initial_state()
     posterior = reasoner.reset(episode) if reasoner is not None else None
-    exact = domain.reasoner(exact_name, seed, settings.human) if reasoner is not None else None
+    calibrated = reasoner is not None and settings.calibrate
+    exact = domain.reasoner(exact_name, seed, settings.human) if calibrated else None
     exact_posterior = exact.reset(episode) if exact is not None else None
-    map_correct, true_prob, kls = [], [], []
+    scores, true_prob, kls = [], [], []
     stable, last_map, teleported_for, committed = 0, None, None, None
     teleport, holds_rule = settings.teleport, settings.teleport_when == "human-holds"
     for _ in range(settings.max_steps):
         human_action = world.human_action(state, human_rng)
         helper_action = world.idle
         if posterior is not None:
-            goal_now = posterior.map()
-            map_correct.append(goal_now == goal)
+            goal_now = posterior.map() if posterior.hypotheses else None  # an empty belief names no goal
+            scores.append(domain.goal_score(posterior, goal))
             true_prob.append(posterior.prob(goal))
-            kls.append(kl_to_exact(exact_posterior, posterior))
+            if exact is not None:
+                kls.append(kl_to_exact(exact_posterior, posterior))
             if reasoner.name != "none":
                 stable = stable + 1 if goal_now == last_map else 1
                 last_map = goal_now
@@ -126,11 +133,17 @@ def run_episode(
         if posterior is not None:
             observation = world.observation(state, human_action)
             posterior = reasoner.update(observation)
-            exact_posterior = exact.update(observation)
+            if exact is not None:
+                exact_posterior = exact.update(observation)
         state = next_state
         if world.done(state):
-            return EpisodeRun(world.ticks(state), True, map_correct, true_prob, kls)
-    return EpisodeRun(settings.max_steps, False, map_correct, true_prob, kls)
+            return EpisodeRun(world.ticks(state), True, scores, true_prob, kls)
+    return EpisodeRun(settings.max_steps, False, scores, true_prob, kls)
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    """Mean over an episode's ticks; None when it had none (finished at once, or not calibrated)."""
+    return float(np.mean(values)) if len(values) else None
 
 
 def stderr(values) -> float:
@@ -146,14 +159,18 @@ class Mean:
     def __init__(self) -> None:
         self.n, self.sum, self.squares = 0, Fraction(0), Fraction(0)
 
-    def add(self, value: float) -> None:
+    def add(self, value: float | None) -> None:
+        """Add a value; None (not measured in this run) is skipped."""
+        if value is None:
+            return
         value = Fraction(value)
         self.n += 1
         self.sum += value
         self.squares += value * value
 
-    def mean(self) -> float:
-        return float(self.sum / self.n)
+    def mean(self) -> float | None:
+        """The mean, or None when nothing was measured."""
+        return float(self.sum / self.n) if self.n else None
 
     def stderr(self) -> float:
         """Standard error of the mean (0 for a single value)."""
@@ -182,7 +199,7 @@ class AssistTotals:
 
     def __init__(self) -> None:
         self.means = {name: Mean() for name in MEANS}
-        self.bins = np.zeros(PROGRESS_BINS, dtype=np.int64)  # MAP-correct ticks per bin of task progress
+        self.bins = np.zeros(PROGRESS_BINS)  # summed goal scores per bin of task progress
         self.ticks = np.zeros(PROGRESS_BINS, dtype=np.int64)  # ticks per bin
         self.reasoner_stats = None  # summed DecisionStats of reasoners that count their cost (LLMs)
 
@@ -193,10 +210,10 @@ class AssistTotals:
     def add(self, sample: dict, helped: EpisodeRun, stats: object) -> None:
         for name, key in MEANS.items():
             self.means[name].add(sample[key])
-        n = len(helped.map_correct)
-        for t, ok in enumerate(helped.map_correct):
+        n = len(helped.goal_score)
+        for t, score in enumerate(helped.goal_score):
             b = min(PROGRESS_BINS - 1, int(PROGRESS_BINS * t / n))
-            self.bins[b] += ok
+            self.bins[b] += score
             self.ticks[b] += 1
         if stats is not None:
             self.reasoner_stats = stats if self.reasoner_stats is None else self.reasoner_stats.merge(stats)
@@ -210,7 +227,7 @@ class AssistTotals:
         return metrics
 
     def curve(self) -> list[float | None]:
-        """Mean MAP-goal accuracy per bin of task progress (fraction of the episode elapsed)."""
+        """Mean goal score per bin of task progress (fraction of the episode elapsed)."""
         return [float(s / c) if c else None for s, c in zip(self.bins, self.ticks)]
 
 
@@ -236,19 +253,18 @@ def assist_samples(
         reasoner = make_reasoner(seed)
         helped = run_episode(domain, episode, reasoner, seed, settings)
         stats = getattr(reasoner, "stats", None)
-        goal = domain.goal(episode)
         sample = {
             "episode_id": domain.episode_id(episode),
             "seed": seed,
-            "goal": list(goal) if isinstance(goal, tuple) else goal,
+            "goal": domain.goal_record(episode),
             "t_alone": alone.ticks,
             "t_helped": helped.ticks,
             "success_alone": alone.success,
             "success": helped.success,
             "speedup": alone.ticks / helped.ticks - 1.0,
-            "goal_accuracy": float(np.mean(helped.map_correct)),
-            "true_goal_prob_mean": float(np.mean(helped.true_goal_prob)),
-            "kl_to_exact_mean": float(np.mean(helped.kl_to_exact)),
+            "goal_accuracy": _mean(helped.goal_score),
+            "true_goal_prob_mean": _mean(helped.true_goal_prob),
+            "kl_to_exact_mean": _mean(helped.kl_to_exact),
             **({"reasoner": stats.metrics()} if stats is not None else {}),
         }
         totals.add(sample, helped, stats)

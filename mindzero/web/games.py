@@ -3,8 +3,9 @@ on a reasoner's posterior each tick, exactly as in the assistance benchmark.
 
 A domain joins the browser surface with a :class:`GameView` (its action names, which moves are
 possible, its state as JSON, its episodes) registered in :data:`VIEWS`; the play loop, the session
-store, study mode and the viewer need nothing else. GridWorld's view is
-:class:`mindzero.web.gridworld.GridWorldView`; Household will add its own beside it.
+store, study mode and the viewer need nothing else: GridWorld's view is
+:class:`mindzero.web.gridworld.GridWorldView`, Household's
+:class:`mindzero.web.household.HouseholdView`.
 """
 
 from __future__ import annotations
@@ -28,24 +29,37 @@ TOP_GOALS = 10
 
 
 class BadMove(Exception):
-    """An action the player cannot take now (unknown name, nothing to pick up, episode over): the
-    server answers 409 with this message and the state is unchanged."""
+    """An action the player cannot take now (nothing to pick up, episode over): the server answers
+    409 with this message and the state is unchanged."""
+
+    status = 409
+
+
+class UnknownAction(BadMove):
+    """A name that is no action of the domain at all: answered 400."""
+
+    status = 400
 
 
 class GameView(Protocol):
     """What the browser needs of a domain beyond its :class:`~mindzero.domains.base.Simulator`."""
 
-    #: the registered domain name (``mindzero.domains.get_domain``)
+    #: the registered domain name (``mindzero.domains.get_domain``), the board's renderer in app.js
     domain: str
-    #: action names the client may send, in the order its buttons show them
+    #: the verbs of the action names the client may send (GridWorld: the names themselves)
     actions: tuple[str, ...]
 
     def episodes(self, run_config: dict) -> Sequence[Any]:
         """The episodes an assistance run with this ``results.json`` config ran (or serve plays)."""
         ...
 
-    def action(self, state: Any, name: str) -> Any:
-        """The simulator action for ``name`` in ``state``; :class:`BadMove` if it is impossible."""
+    def action(self, episode: Any, state: Any, name: str) -> Any:
+        """The simulator action for ``name`` in ``state``; :class:`BadMove` if it is impossible,
+        :class:`UnknownAction` if ``name`` names no action."""
+        ...
+
+    def choices(self, episode: Any, state: Any) -> list[dict]:
+        """The buttons of ``state``: ``{"action": name, "label": words, "group": heading}``."""
         ...
 
     def state_json(self, episode: Any, state: Any) -> dict:
@@ -60,7 +74,7 @@ class GameView(Protocol):
         """A hypothesis in words, for the posterior panel."""
         ...
 
-    def action_name(self, action: Any) -> str: ...
+    def action_name(self, episode: Any, action: Any) -> str: ...
 
 
 #: Game views by domain name; a new domain's web module registers itself here.
@@ -146,7 +160,7 @@ class PlaySession:
         with self.lock:
             if self.done:
                 raise BadMove("the episode is over; start a new one")
-            human_action = self.view.action(self.state, name)
+            human_action = self.view.action(self.episode, self.state, name)
             helper_action = self.world.idle
             if self.posterior is not None and self.reasoner.name != "none":
                 helper_action = self.world.helper_action(self.state, self.posterior, self.helper_rng)
@@ -160,7 +174,7 @@ class PlaySession:
                     self.note = f"the helper keeps its last belief: {err}"
             self.state = next_state
             self.actions.append(name)
-            self.helper_actions.append(self.view.action_name(helper_action))
+            self.helper_actions.append(self.view.action_name(self.episode, helper_action))
             self.action_ms.append(round(1000 * (time.time() - self.started)))
             self.success = self.world.done(self.state)
             self.done = self.success or self.ticks >= self.max_steps
@@ -182,7 +196,7 @@ class PlaySession:
             "max_steps": self.max_steps,
             "done": self.done,
             "success": self.success,
-            "actions": list(self.view.actions),
+            "actions": self.view.choices(self.episode, self.state),
             "helper_action": self.helper_actions[-1] if self.helper_actions else None,
             "note": self.note,
             "posterior": None,

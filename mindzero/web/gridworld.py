@@ -15,7 +15,7 @@ from mindzero.domains.gridworld import EpisodeConfig, episodes
 from mindzero.envs.gridworld.episodes import Episode
 from mindzero.envs.gridworld.render import HELPER_RGB, HUMAN_RGB, OBJECT_RGB
 from mindzero.envs.gridworld.world import ACTION_NAMES, Action, WorldState
-from mindzero.web.games import VIEWS, BadMove
+from mindzero.web.games import VIEWS, BadMove, UnknownAction
 
 #: Keyboard order of the action buttons.
 PLAYER_ACTIONS = ("up", "down", "left", "right", "stay", "pick", "put")
@@ -32,9 +32,9 @@ class GridWorldView:
         names = [f.name for f in fields(EpisodeConfig)]
         return episodes(EpisodeConfig(**{"protocol": "quick", **{k: run_config[k] for k in names if k in run_config}}))
 
-    def action(self, state: WorldState, name: str) -> int:
+    def action(self, episode: Episode, state: WorldState, name: str) -> int:
         if name not in ACTION_NAMES:
-            raise BadMove(f"unknown action {name!r}; use one of {', '.join(PLAYER_ACTIONS)}")
+            raise UnknownAction(f"unknown action {name!r}; use one of {', '.join(PLAYER_ACTIONS)}")
         action = Action[name.upper()]
         if action == Action.PICK:
             if state.human_carry >= 0:
@@ -48,8 +48,12 @@ class GridWorldView:
                 raise BadMove("this cell already holds an object: put it down on an empty cell")
         return int(action)
 
-    def action_name(self, action: int) -> str:
+    def action_name(self, episode: Episode, action: int) -> str:
         return ACTION_NAMES[action]
+
+    def choices(self, episode: Episode, state: WorldState) -> list[dict]:
+        """Every key, always (a move into a wall is a legal no-op)."""
+        return [{"action": a, "label": a, "group": "keys"} for a in PLAYER_ACTIONS]
 
     def state_json(self, episode: Episode, state: WorldState) -> dict:
         layout = episode.layout

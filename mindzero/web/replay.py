@@ -169,8 +169,8 @@ def replay(samples: Path, row: int, llm: Callable[[int], Reasoner] | None = None
         {
             "t": t,
             "state": view.state_json(episode, state),
-            "human_action": view.action_name(human_action),
-            "helper_action": view.action_name(helper_action),
+            "human_action": view.action_name(episode, human_action),
+            "helper_action": view.action_name(episode, helper_action),
             "posterior": posterior_json(view, episode, posterior, goal) if posterior is not None else None,
         }
         for t, (state, human_action, helper_action, posterior, _) in enumerate(steps)

@@ -9,7 +9,6 @@ import numpy as np
 
 from mindzero.domains import get_domain
 from mindzero.domains.base import TrainData
-from mindzero.domains.household.assist import RunSettings, run_episode
 from mindzero.domains.household.hypotheses import format_household_particles, parse_household_particles
 from mindzero.domains.reward import SSRLReward
 from mindzero.envs.household.apartment import bundled_apartment
@@ -17,7 +16,7 @@ from mindzero.envs.household.episodes import all_goals, make_episode, sample_goa
 from mindzero.envs.household.human import HOUSEHOLD_HUMAN
 from mindzero.inference.llm import LLMReasoner, LLMSettings
 from mindzero.llm.base import Backend, Generation, Prompt, UsageMeter
-from mindzero.tasks.assist import AssistSettings, run_assist
+from mindzero.tasks.assist import AssistSettings, run_assist, run_episode
 
 
 def test_generic_assist_runs_household() -> None:
@@ -109,13 +108,13 @@ class ScriptedBackend(Backend):
 def test_llm_reasoner_acts_through_the_domain() -> None:
     domain = get_domain("household")
     episode = domain.heldout_episodes(1, 3)[0]
-    settings = RunSettings()
-    alone = run_episode(episode, None, 5, settings)
+    settings = AssistSettings(max_steps=250, human=HOUSEHOLD_HUMAN, calibrate=False)
+    alone = run_episode(domain, episode, None, 5, settings)
     truth = ScriptedBackend(format_household_particles([episode.goal], [1.0], episode.apartment))
-    helped = run_episode(episode, LLMReasoner(domain, truth, LLMSettings(prompt_style="full")), 5, settings)
-    oracle = run_episode(episode, domain.reasoner("oracle", 5, HOUSEHOLD_HUMAN), 5, settings)
+    helped = run_episode(domain, episode, LLMReasoner(domain, truth, LLMSettings(prompt_style="full")), 5, settings)
+    oracle = run_episode(domain, episode, domain.reasoner("oracle", 5, HOUSEHOLD_HUMAN), 5, settings)
     assert helped.ticks == oracle.ticks < alone.ticks  # the true goal from the first decision on
     assert "[human's next action]" in truth.prompts[0][0]["content"]
     garbage = LLMReasoner(domain, ScriptedBackend("no idea"), LLMSettings())
-    assert run_episode(episode, garbage, 5, settings).ticks == alone.ticks  # uniform belief: it waits
+    assert run_episode(domain, episode, garbage, 5, settings).ticks == alone.ticks  # uniform belief: it waits
     assert garbage.stats.metrics()["parse_failure_rate"] == 1.0

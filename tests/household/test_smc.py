@@ -8,12 +8,14 @@ from pathlib import Path
 import numpy as np
 
 from mindzero.cli import main
-from mindzero.domains.household.assist import RunSettings, goal_f1, run_episode
+from mindzero.domains import get_domain
+from mindzero.domains.household.metrics import goal_f1
 from mindzero.domains.household.smc import Observation, SMCGoalInference, SMCSettings, make_reasoner
 from mindzero.envs.household.apartment import bundled_apartment
 from mindzero.envs.household.episodes import make_episode, world_of
-from mindzero.envs.household.human import HouseholdHuman, HouseholdHumanParams
+from mindzero.envs.household.human import HOUSEHOLD_HUMAN, HouseholdHuman, HouseholdHumanParams
 from mindzero.envs.household.world import NOOP_ACTION
+from mindzero.tasks.assist import AssistSettings, run_episode
 
 
 def test_true_goal_keeps_nonzero_weight_over_500_noisy_episodes() -> None:
@@ -71,14 +73,15 @@ def test_goal_f1() -> None:
 
 
 def test_oracle_helper_speeds_up_and_none_changes_nothing() -> None:
-    settings = RunSettings()
+    """Through the generic assistance runner, as every domain."""
+    domain, settings = get_domain("household"), AssistSettings(max_steps=250, human=HOUSEHOLD_HUMAN, calibrate=False)
     apt = bundled_apartment("apt6")
     oracle, alone, none = [], [], []
     for seed in range(6):
         ep = make_episode(apt, seed)
-        alone.append(run_episode(ep, None, seed, settings).ticks)
-        none.append(run_episode(ep, make_reasoner("none", seed), seed, settings).ticks)
-        oracle.append(run_episode(ep, make_reasoner("oracle", seed), seed, settings).ticks)
+        alone.append(run_episode(domain, ep, None, seed, settings).ticks)
+        none.append(run_episode(domain, ep, make_reasoner("none", seed), seed, settings).ticks)
+        oracle.append(run_episode(domain, ep, make_reasoner("oracle", seed), seed, settings).ticks)
     assert none == alone
     assert np.mean(np.array(alone) / np.array(oracle) - 1) > 0.2
 
@@ -91,9 +94,10 @@ def test_assist_command_writes_results(tmp_path: Path, capsys) -> None:
         results = json.loads((out / name / "results.json").read_text())
         assert results["task"] == "household/assist" and results["metrics"]["n_runs"] == 2
         rows = [json.loads(line) for line in (out / name / "samples.jsonl").read_text().splitlines()]
-        assert {r["apartment"] for r in rows} == {"apt5", "apt6"}
+        assert {r["episode_id"].split("-")[0] for r in rows} == {"apt5", "apt6"}
         assert all(r["t_helped"] > 0 and r["success"] in (True, False) for r in rows)
-    assert (out / "goal_f1.png").stat().st_size > 0
+    assert (out / "goal_accuracy.png").stat().st_size > 0
+    assert results["goal_metric"] == "goal F1" and 0 <= results["metrics"]["goal_accuracy_mean"] <= 1
     assert "smc" in capsys.readouterr().out
 
 

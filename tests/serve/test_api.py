@@ -40,7 +40,7 @@ def test_a_played_episode_is_the_benchmark_episode(name: str) -> None:
     play = PlaySession(view, domain, episode, human, domain.reasoner(name, seed, human), seed, max_steps=50)
     human_rng = np.random.default_rng([seed, 0])
     while not play.done:
-        play.act(view.action_name(play.world.human_action(play.state, human_rng)))
+        play.act(view.action_name(episode, play.world.human_action(play.state, human_rng)))
     assert (play.ticks, play.success) == (expected.ticks, expected.success)
 
 

@@ -1,10 +1,11 @@
-"""End to end in a real headless Chromium (Playwright): whole episodes played with the keyboard,
-solo and helped, a blind study task, and the viewer replaying a recorded run; screenshots are
-checked for the grid's agents and objects and for the posterior panel's bars.
+"""End to end in a real headless Chromium (Playwright): whole GridWorld episodes played with the
+keyboard, solo and helped, a blind study task, the viewer replaying a recorded run, and a Household
+episode played with the buttons; screenshots are checked for the agents and objects and for the
+posterior panel's bars.
 
 Needs a Chromium executable (Debian: ``apt-get install chromium``; or set $MINDZERO_CHROMIUM);
 without one these tests skip, saying so. ``MINDZERO_SCREENSHOTS=docs`` also saves the
-README's pictures there (``serve-play.png``, ``serve-viewer.png``).
+README's pictures there (``serve-play.png``, ``serve-viewer.png``, ``serve-household.png``).
 """
 
 from __future__ import annotations
@@ -18,9 +19,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import LiveServer, settings
 from PIL import Image
 
+from mindzero.domains import get_domain
 from mindzero.envs.gridworld.render import HELPER_RGB, HUMAN_RGB
+from mindzero.envs.household.episodes import world_of
+from mindzero.envs.household.human import HOUSEHOLD_HUMAN
+from mindzero.envs.household.render import AGENT_RGB
+from mindzero.web.app import create_app
+from mindzero.web.games import PlaySession
+from mindzero.web.household import HouseholdView
 
 #: The Chromium executable: $MINDZERO_CHROMIUM, else Debian's `chromium`.
 CHROMIUM = os.environ.get("MINDZERO_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
@@ -44,14 +53,31 @@ def browser():
         browser.close()
 
 
-@pytest.fixture
-def page(browser, live):
+def open_page(browser):
+    """A new page, and after the test: no script error on it."""
     page = browser.new_page(viewport={"width": 1100, "height": 760})
     errors = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     yield page
     page.close()
     assert not errors, errors
+
+
+@pytest.fixture
+def page(browser, live):
+    yield from open_page(browser)
+
+
+@pytest.fixture(scope="module")
+def live_household():
+    """A live server playing Household (test apartments, 2 episodes each) with oracle and smc helpers."""
+    with LiveServer(create_app(settings(domain="household", episodes=2, reasoner=["oracle", "smc"]))) as server:
+        yield server
+
+
+@pytest.fixture
+def household_page(browser, live_household):
+    yield from open_page(browser)
 
 
 def step_towards(state: dict, me: tuple[int, int], targets: set[tuple[int, int]]) -> str:
@@ -107,7 +133,7 @@ def play_episode(page, pause_at: int | None = None, check=None) -> list[dict]:
 
 
 #: Screenshots that the README shows, saved under $MINDZERO_SCREENSHOTS when it is set.
-DOC_SHOTS = ("play", "viewer")
+DOC_SHOTS = ("play", "viewer", "household")
 
 
 def screenshot(page, name: str) -> np.ndarray:
@@ -239,3 +265,56 @@ def test_viewer_replays_a_recorded_episode(page, live, runs) -> None:
     assert pixels(image, page, "#panel", BAR_RGB) > 0
     page.click("#viewer-last")
     assert f"goal reached after {recorded[1]['t_helped']} ticks" in page.locator("#status").inner_text()
+
+
+def test_household_episode_with_the_oracle_helper(household_page, live_household) -> None:
+    """The simulated human's actions clicked one by one (walks one step each) give its episode with
+    the oracle helper; goal progress and the posterior panel follow. Then "walk all the way": one
+    click walks to the sofa, one tick per cell, beside the smc helper."""
+    page, view, domain = household_page, HouseholdView(), get_domain("household")
+    episode = view.episodes({"split": "test", "episodes": 2})[1]
+    mirror = PlaySession(view, domain, episode, HOUSEHOLD_HUMAN, domain.reasoner("oracle", 1, HOUSEHOLD_HUMAN), 1, 250)
+    human_rng, names = np.random.default_rng([1, 0]), []
+    while not mirror.done:
+        names.append(view.action_name(episode, mirror.world.human_action(mirror.state, human_rng)))
+        mirror.act(names[-1])
+    start(page, live_household.url, "oracle", episode=1, seed=1)
+    assert page.locator("#progress").inner_text().startswith("Goal progress: 0 / 3")
+    truth = page.locator("#posterior .bar.true")
+    assert truth.count() == 1 and "★ 1 chips, 2 condimentbottle → coffeetable" in truth.inner_text()
+    assert truth.locator(".value").inner_text() == "100%"
+    page.uncheck("#autowalk")
+    for t, name in enumerate(names):
+        page.click(f'#pad button[data-action="{name}"]')
+        page.wait_for_function(f"window.mz.snapshot.t === {t + 1} && !window.mz.busy")
+    final = page.evaluate("window.mz.snapshot")
+    assert final["success"] and final["t"] == mirror.ticks == len(names) == 30
+    assert f"Goal reached in {mirror.ticks} ticks" in page.locator("#status").inner_text()
+    assert page.locator("#progress").inner_text().startswith("Goal progress: 3 / 3")
+    assert page.locator("#pad button:not([disabled])").count() == 0
+    assert page.locator("#error").inner_text() == ""
+
+    start(page, live_household.url, "smc", episode=1, seed=1)
+    page.wait_for_function("window.mz.snapshot.condition === 'smc'")
+    page.check("#autowalk")
+    first = page.evaluate("window.mz.snapshot")
+    sofa = next(f for f in first["state"]["furniture"] if f["name"] == "sofa")
+    apartment = episode.apartment
+    cell = apartment.cells.index(tuple(first["state"]["human"]["cell"]))
+    ticks = apartment.dist[int(sofa["id"][1:])][cell]
+    page.click(f'#pad button[data-action="walk {sofa["id"]}"]')
+    page.wait_for_function("window.mz.walk === null && !window.mz.busy")
+    snap = page.evaluate("window.mz.snapshot")
+    assert snap["t"] == ticks > 1 and snap["state"]["human"]["near"] == sofa["id"]
+    assert page.locator("#hh-where").inner_text() == "You are in the livingroom, at the sofa. You hold nothing."
+    world = world_of(apartment)
+    assert page.locator("#in-view li").count() == sum(f["in_view"] for f in snap["state"]["furniture"]) > 0
+    assert page.locator("#grid .furniture").count() == world.F
+    shown = [float(b.get_attribute("data-p")) for b in page.locator("#posterior .bar:not(.other)").all()]
+    assert len(shown) > 1 and shown == pytest.approx([b["p"] for b in snap["posterior"]["bars"]])
+    page.evaluate("window.scrollTo(0, 0)")  # the buttons clicked lie below the fold
+    image = screenshot(page, "household")
+    assert pixels(image, page, "#grid", AGENT_RGB[0]) > 100 and pixels(image, page, "#grid", AGENT_RGB[1]) > 100
+    assert pixels(image, page, "#panel", BAR_RGB) > 0
+    page.click("#toggle-posterior")
+    assert not page.locator("#posterior").is_visible()

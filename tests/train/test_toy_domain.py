@@ -129,6 +129,7 @@ class LineDomain:
     name = "line"
     reasoners = ("exact",)
     prompt_styles = ("compact",)
+    goal_metric = "MAP-goal accuracy"
     tasks = {"guess": GuessTask()}
 
     def reasoner(self, name, seed, human):
@@ -142,6 +143,12 @@ class LineDomain:
 
     def goal(self, episode):
         return episode.goal
+
+    def goal_record(self, episode):
+        return episode.goal
+
+    def goal_score(self, posterior, goal):
+        return float(posterior.map() == goal)
 
     def episode_id(self, episode):
         return episode.episode_id

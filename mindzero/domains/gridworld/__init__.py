@@ -164,6 +164,7 @@ class GridWorldDomain:
     name = "gridworld"
     reasoners = BASELINE_REASONERS
     prompt_styles = PROMPT_STYLES
+    goal_metric = "MAP-goal accuracy"
 
     def __init__(self) -> None:
         self.tasks: Mapping[str, SSRLTask] = {"qa": QATask(), "assist": AssistTask()}
@@ -179,6 +180,12 @@ class GridWorldDomain:
 
     def goal(self, episode: Episode) -> Goal:
         return episode.goal
+
+    def goal_record(self, episode: Episode) -> list[int]:
+        return list(episode.goal)
+
+    def goal_score(self, posterior: Posterior, goal: Goal) -> float:
+        return float(posterior.map() == goal)
 
     def episode_id(self, episode: Episode) -> str:
         return episode.episode_id

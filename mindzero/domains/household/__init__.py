@@ -23,11 +23,12 @@ from mindzero.core.parsing import ParseResult
 from mindzero.core.posterior import Posterior
 from mindzero.domains.base import SSRLTask
 from mindzero.domains.household.hypotheses import parse_household_particles
+from mindzero.domains.household.metrics import expected_f1
 from mindzero.domains.household.smc import REASONERS, Observation, make_reasoner
 from mindzero.domains.household.ssrl import PROMPT_STYLES, AssistTask, assist_prompt
 from mindzero.envs.household.apartment import TEST_APARTMENTS, bundled_apartment
 from mindzero.envs.household.episodes import Episode, all_goals, make_episode, world_of
-from mindzero.envs.household.helper import HouseholdHelper
+from mindzero.envs.household.helper import HelperSettings, HouseholdHelper
 from mindzero.envs.household.human import HouseholdHuman
 from mindzero.envs.household.world import NOOP_ACTION, Action, Goal, State
 
@@ -40,12 +41,12 @@ class HouseholdSimulator:
 
     idle = NOOP_ACTION
 
-    def __init__(self, episode: Episode, human: HumanParams) -> None:
+    def __init__(self, episode: Episode, human: HumanParams, helper: HelperSettings | None = None) -> None:
         self.episode = episode
         self.goal = episode.goal
         self.world = world_of(episode.apartment)
         self.human = HouseholdHuman(self.world, human)
-        self.helper = HouseholdHelper(self.world)
+        self.helper = HouseholdHelper(self.world, helper or HelperSettings())
 
     def initial_state(self) -> State:
         return self.episode.initial_state()
@@ -79,21 +80,32 @@ class HouseholdDomain:
     name = "household"
     reasoners = REASONERS
     prompt_styles = PROMPT_STYLES
+    goal_metric = "goal F1"
 
-    def __init__(self) -> None:
+    def __init__(self, helper: HelperSettings | None = None) -> None:
+        """``helper``: when the helper acts on an uncertain posterior (``household assist --helper-*``)."""
         self.tasks: Mapping[str, SSRLTask] = {"assist": AssistTask()}
+        self.helper = helper or HelperSettings()
 
     def reasoner(self, name: str, seed: int, human: HumanParams) -> Any:
         return make_reasoner(name, seed, human)
 
     def simulator(self, episode: Episode, human: HumanParams) -> HouseholdSimulator:
-        return HouseholdSimulator(episode, human)
+        return HouseholdSimulator(episode, human, self.helper)
 
     def hypotheses(self, episode: Episode) -> tuple[Goal, ...]:
         return all_goals(episode.apartment)
 
     def goal(self, episode: Episode) -> Goal:
         return episode.goal
+
+    def goal_record(self, episode: Episode) -> dict:
+        """The task, the target furniture by class, and the object counts."""
+        task, target, objects = episode.goal
+        return {"task": task, "target": episode.apartment.furniture[target], "objects": dict(objects)}
+
+    def goal_score(self, posterior: Posterior, goal: Goal) -> float:
+        return expected_f1(posterior, goal)
 
     def episode_id(self, episode: Episode) -> str:
         return episode.episode_id

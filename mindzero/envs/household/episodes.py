@@ -15,7 +15,14 @@ from functools import lru_cache
 import numpy as np
 
 from mindzero.core.errors import UserError
-from mindzero.envs.household.apartment import OBJECT_CLASSES, Apartment, bundled_apartment
+from mindzero.envs.household.apartment import (
+    OBJECT_CLASSES,
+    TEST_APARTMENTS,
+    TRAIN_APARTMENTS,
+    Apartment,
+    bundled_apartment,
+    load_apartment,
+)
 from mindzero.envs.household.world import Goal, State, World, goal_text
 
 #: task name -> (target furniture class, room the target must be in or None, object classes it uses)
@@ -171,3 +178,25 @@ def parse_goal(text: str, apartment: Apartment) -> Goal:
     goal = (template.task, template.target, tuple(sorted(counts.items())))
     check_goal(world_of(apartment), goal)
     return goal
+
+
+#: The bundled apartments by split: train on five, test on two.
+SPLITS = {"train": TRAIN_APARTMENTS, "test": TEST_APARTMENTS}
+
+
+def benchmark_episodes(
+    split: str = "test",
+    episodes: int = 10,
+    episode_seed: int = 0,
+    apartment: str | None = None,
+    goal: str | None = None,
+) -> list[Episode]:
+    """The episodes of ``household assist`` (and of the browser app, which replays them):
+    ``episodes`` per apartment — the ``apartment`` file, else the split's bundled ones — from
+    seed ``episode_seed`` on, every one with the fixed ``goal`` if given."""
+    apartments = [load_apartment(apartment)] if apartment else [bundled_apartment(n) for n in SPLITS[split]]
+    out = []
+    for apt in apartments:
+        fixed = parse_goal(goal, apt) if goal else None
+        out += [make_episode(apt, episode_seed + k, fixed) for k in range(episodes)]
+    return out

@@ -62,12 +62,110 @@ function robot(parent, cx, cy, size, color, cls) {
 }
 
 // Board renderers by domain (a snapshot's `domain`): a new domain's GameView adds its own here.
-const RENDERERS = { gridworld: drawGrid };
+const RENDERERS = { gridworld: drawGrid, household: drawHousehold };
 
 function drawBoard(domain, state) {
   const draw = RENDERERS[domain];
   if (!draw) throw new Error(`this page cannot draw the ${domain} domain yet`);
+  $("hh-info").hidden = domain !== "household";
   draw(state);
+}
+
+// --- household ----------------------------------------------------------------------------
+const FURNITURE_FILL = { container: "rgb(120,90,60)", open: "rgb(200,160,110)", surface: "rgb(150,150,150)", switch: "rgb(60,60,90)" };
+const VERB_WORDS = { noop: "waits", walk: "walks to the", open: "opens the", close: "closes the", grab: "grabs the",
+  putback: "puts", putin: "puts", switchon: "switches on the" };
+
+// An action name (`putin o3 f7`) in words, with the state's names of furniture and objects.
+function describe(state, name) {
+  const [verb, ...args] = name.split(" ");
+  const words = args.map((a) => state.names[a] || a);
+  if (verb === "putback") return `puts the ${words[0]} on the ${words[1]}`;
+  if (verb === "putin") return `puts the ${words[0]} inside the ${words[1]}`;
+  return [VERB_WORDS[verb] || verb, ...words].join(" ");
+}
+
+function text(parent, x, y, content, attrs) {
+  const node = el("text", { x, y, ...attrs }, parent);
+  node.textContent = content;
+  return node;
+}
+
+// Offered walk actions are also clicks on the plan (a room or a piece of furniture).
+function clickable(node, action) {
+  if (!mz.snapshot || !mz.snapshot.actions.some((c) => c.action === action)) return;
+  node.classList.add("walkable");
+  node.addEventListener("click", () => press(action));
+}
+
+// The apartment's top-down plan: rooms (the person's in full colour), doors, furniture (open
+// containers lighter; out of view faded, its state unknown), both agents; and the Fig. 10 panel.
+function drawHousehold(state) {
+  const svg = $("grid");
+  svg.replaceChildren();
+  const c = GRID_PX / Math.max(state.width, state.height);
+  svg.setAttribute("viewBox", `0 0 ${state.width * c} ${state.height * c}`);
+  for (const room of state.rooms) {
+    const [x0, y0, x1, y1] = room.rect;
+    const r = el("rect", { x: x0 * c, y: y0 * c, width: (x1 - x0 + 1) * c, height: (y1 - y0 + 1) * c, fill: rgb(room.rgb),
+      stroke: "#333", "stroke-width": 3, opacity: room.here ? 1 : 0.55, class: "room" + (room.here ? " here" : "") }, svg);
+    clickable(r, `walk ${room.name}`);
+    text(svg, x0 * c + 4, y0 * c + 12, room.name, { class: "room-name" + (room.here ? " here" : "") });
+  }
+  for (const [[ax, ay], [bx, by]] of state.doors) {
+    const vertical = ay === by; // neighbours side by side: the opening is a vertical stretch of wall
+    const x = vertical ? Math.max(ax, bx) * c : ax * c, y = vertical ? ay * c : Math.max(ay, by) * c;
+    el("line", { x1: x + (vertical ? 0 : 0.2 * c), y1: y + (vertical ? 0.2 * c : 0), x2: x + (vertical ? 0 : 0.8 * c),
+      y2: y + (vertical ? 0.8 * c : 0), stroke: "#fff", "stroke-width": 5, class: "door" }, svg);
+  }
+  const count = {};
+  for (const o of state.objects) if (o.place) count[o.place] = (count[o.place] || 0) + 1;
+  for (const f of state.furniture) {
+    const [x, y] = f.cell, pad = 0.08 * c;
+    const fill = FURNITURE_FILL[f.kind === "container" && f.open ? "open" : f.kind];
+    const g = el("g", { class: "furniture" + (f.in_view ? " in-view" : ""), opacity: f.in_view ? 1 : 0.45 }, svg);
+    g.dataset.id = f.id;
+    const goal = f.goal_target ? { stroke: "rgb(230,170,0)", "stroke-width": 4 } : {};
+    el("rect", { x: x * c + pad, y: y * c + pad, width: c - 2 * pad, height: c - 2 * pad, rx: 3, fill, ...goal }, g);
+    text(g, x * c + c / 2, y * c + 0.42 * c, f.short, { class: "furniture-label" });
+    if (count[f.id]) text(g, x * c + c / 2, y * c + 0.78 * c, String(count[f.id]), { class: "furniture-count" });
+    clickable(g, `walk ${f.id}`);
+  }
+  const same = state.human.cell.join() === state.helper.cell.join();
+  ["human", "helper"].forEach((who, i) => {
+    const a = state[who], size = (same ? 0.5 : 0.62) * c;
+    const cx = (a.cell[0] + (same ? (i ? 0.72 : 0.28) : 0.5)) * c, cy = (a.cell[1] + 0.55) * c;
+    robot(svg, cx, cy, size, rgb(a.rgb), who);
+    if (a.holding.length) text(svg, cx, cy + 0.3 * size, String(a.holding.length), { class: "held-count" });
+  });
+  drawHouseholdInfo(state);
+}
+
+function drawHouseholdInfo(state) {
+  const names = state.names, me = state.human, helper = state.helper;
+  const near = me.near ? state.furniture.find((f) => f.id === me.near) : null;
+  const status = (f) => (f.open === true ? " (open)" : f.open === false ? " (closed)" : "") + (f.on ? " (on)" : "");
+  $("hh-where").textContent =
+    `You are in the ${me.room}` + (near ? `, at the ${near.name}${status(near)}` : "") +
+    `. You hold ${me.holding.length ? me.holding.join(" and ") : "nothing"}.`;
+  const p = state.progress;
+  $("progress").textContent = `Goal progress: ${p.satisfied} / ${p.needed} · ` +
+    p.predicates.map((q) => `${q.text}: ${q.placed}/${q.needed}`).join(" · ");
+  const list = $("in-view");
+  list.replaceChildren();
+  for (const f of state.furniture.filter((f) => f.in_view)) {
+    const here = state.objects.filter((o) => o.place === f.id).map((o) => o.name);
+    const li = document.createElement("li");
+    const rel = f.kind === "surface" ? "on it" : "inside";
+    li.textContent = f.name + status(f) + (f.goal_target ? " ★ goal" : "") + (here.length ? ` — ${rel}: ${here.join(", ")}` : "");
+    li.dataset.id = f.id;
+    list.appendChild(li);
+  }
+  const snap = mz.snapshot;
+  const last = snap && snap.helper_action && snap.state === state ? ` · last: ${describe(state, snap.helper_action)}` : "";
+  $("helper-state").textContent =
+    `Helper: in the ${helper.room}` + (helper.near ? `, at the ${names[helper.near]}` : "") +
+    `, holds ${helper.holding.length ? helper.holding.join(" and ") : "nothing"}${last}.`;
 }
 
 function drawGrid(state) {
@@ -142,13 +240,18 @@ function render(snap) {
   mz.snapshot = snap;
   $("stage").hidden = false;
   $("keys").hidden = false;
-  if (mz.padActions !== snap.actions.join()) buildPad(snap.actions);
+  $("keys-help").hidden = snap.domain !== "gridworld";
+  $("autowalk-label").hidden = snap.domain !== "household";
+  const pad = JSON.stringify(snap.actions);
+  if (mz.pad !== pad) buildPad(snap.actions);
+  for (const b of $("pad").querySelectorAll("button")) b.disabled = snap.done;
   $("panel-title").textContent = "Helper's belief about your goal";
   $("goal").textContent = "Goal: " + snap.goal.text;
   drawBoard(snap.domain, snap.state);
   const status = $("status");
   status.className = "status" + (snap.done ? (snap.success ? " done" : " failed") : "");
-  const helper = snap.condition === "solo" ? "no helper" : `helper: ${snap.condition}` + (snap.helper_action ? ` (last: ${snap.helper_action})` : "");
+  const last = snap.helper_action && snap.domain === "household" ? describe(snap.state, snap.helper_action) : snap.helper_action;
+  const helper = snap.condition === "solo" ? "no helper" : `helper: ${snap.condition}` + (last ? ` (last: ${last})` : "");
   status.textContent = snap.done
     ? snap.success ? `Goal reached in ${snap.t} ticks!` : `Out of time after ${snap.t} ticks.`
     : `t = ${snap.t} / ${snap.max_steps} · ${helper}` + (snap.note ? ` · ${snap.note}` : "");
@@ -167,28 +270,53 @@ function render(snap) {
 async function act(action) {
   if (!mz.session || mz.busy || !mz.snapshot || mz.snapshot.done) return;
   mz.busy = true;
+  let snap = null;
   try {
-    render(await api("POST", `/api/play/${mz.session}/act`, { action }));
+    snap = await api("POST", `/api/play/${mz.session}/act`, { action });
+    render(snap);
     showError(null);
   } catch (err) {
     showError(err);
   } finally {
     mz.busy = false;
   }
+  // "walk all the way": repeat a walk, one tick each, while it is offered and nothing else is pressed
+  if (mz.walk === action && snap && !snap.done && snap.actions.some((c) => c.action === action))
+    setTimeout(() => mz.walk === action && act(action), 150);
+  else if (mz.walk === action) mz.walk = null;
 }
 
-// One button per action the snapshot offers (a domain may offer different actions per state).
+// A button or a click on the plan: any press stops an automatic walk.
+function press(action) {
+  mz.walk = action.startsWith("walk ") && $("autowalk").checked ? action : null;
+  act(action);
+}
+
+// One button per action the snapshot offers (a domain may offer different actions per state),
+// under a heading per group when there are several.
 function buildPad(actions) {
-  mz.padActions = actions.join();
+  mz.pad = JSON.stringify(actions);
   const pad = $("pad");
   pad.replaceChildren();
+  const titles = { here: "Here", "this room": "Furniture in this room", rooms: "Rooms", elsewhere: "Furniture elsewhere", wait: "" };
+  let group = null, row = pad;
   for (const a of actions) {
+    if (a.group !== "keys" && a.group !== group) {
+      group = a.group;
+      const title = document.createElement("div");
+      title.className = "group-title";
+      title.textContent = titles[group] ?? group;
+      row = document.createElement("div");
+      row.className = "group";
+      row.dataset.group = group;
+      pad.append(title, row);
+    }
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = a;
-    b.dataset.action = a;
-    b.addEventListener("click", () => act(a));
-    pad.appendChild(b);
+    b.textContent = a.label;
+    b.dataset.action = a.action;
+    b.addEventListener("click", () => press(a.action));
+    row.appendChild(b);
   }
 }
 
@@ -245,6 +373,7 @@ function showFrame(k) {
   $("status").className = "status";
   $("status").textContent =
     f.human_action === null ? `end: ${r.success ? "goal reached" : "out of time"} after ${r.frames.length - 1} ticks`
+      : r.domain === "household" ? `t = ${f.t} · human ${describe(f.state, f.human_action)} · helper ${describe(f.state, f.helper_action)}`
       : `t = ${f.t} · human: ${f.human_action} · helper: ${f.helper_action}`;
 }
 
@@ -327,7 +456,7 @@ document.addEventListener("keydown", (event) => {
     return;
   }
   const action = KEYS[event.key.length === 1 ? event.key.toLowerCase() : event.key];
-  if (!action) return;
+  if (!action || !mz.snapshot || mz.snapshot.domain !== "gridworld") return;
   event.preventDefault();
   act(action);
 });
