@@ -24,7 +24,9 @@ from mindzero.core.results import prepare_out
 @dataclass(frozen=True)
 class Step:
     """One command of a preset: its folder under ``--out`` and its arguments (``{out}``, ``{seed}``
-    and ``{data}`` filled in); ``resume`` continues an interrupted run of it."""
+    and ``{root}`` filled in); ``resume`` continues an interrupted run of it (trainers, whose flag
+    is ``--resume true``, continue from a ``checkpoint-*`` folder: one cut before its first
+    checkpoint starts over)."""
 
     name: str
     argv: tuple[str, ...]
@@ -84,6 +86,13 @@ CPU_STEPS = (
         1.0,
     ),
     Step("household-assist", ("household", "assist", "--reasoner", "none,random,oracle,smc", "--out", "{out}"), 1.5),
+    Step(
+        "pbm-tiny",
+        ("train", "pbm", "--preset", "cpu-tiny", "--stories", "300", "--max-steps", "200")
+        + ("--data-seed", "{seed}", "--out", "{out}"),
+        8.0,
+        ("--resume", "true"),
+    ),
     Step(
         "deltom-scaling",
         ("stories", "scale-eval", "--data", "generated", "--policy", "synthetic", "--verifier", "oracle")
@@ -145,6 +154,13 @@ def step_state(folder: Path) -> str:
     return "done" if isinstance(record, dict) and record.get("complete") else "interrupted"
 
 
+def rerun_flags(step: Step, folder: Path) -> list[str]:
+    """The flags that rerun an interrupted step: its resume flag, or ``--overwrite`` for a command
+    without one and for a trainer cut before its first checkpoint (nothing to resume from)."""
+    trainer_without_checkpoint = step.resume[1:] == ("true",) and not any(folder.glob("checkpoint-*"))
+    return ["--overwrite"] if not step.resume or trainer_without_checkpoint else list(step.resume)
+
+
 def cmd_reproduce(args: argparse.Namespace) -> int:
     steps = PRESETS[args.preset]
     if args.seed < 0:
@@ -161,9 +177,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         print(f"[{k}/{len(steps)}] {step.name} ({state}): mindzero {' '.join(argv)}", flush=True)
         if args.dry_run or state == "done":
             continue
-        extra = list(step.resume) if state == "interrupted" and step.resume else []
-        if state == "interrupted" and not step.resume:
-            extra = ["--overwrite"]
+        extra = rerun_flags(step, out / step.name) if state == "interrupted" else []
         status = main([*argv, *extra])
         if status:
             raise UserError(f"step {step.name} failed (exit {status}); fix it and rerun to continue from there")

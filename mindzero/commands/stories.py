@@ -120,6 +120,7 @@ class PBMDataConfig(EndpointOptions):
     samples: int = field(default=4, metadata={"help": "traces sampled per question (policy source)", "ge": 1})
     temperature: float = field(default=0.7, metadata={"help": "policy sampling temperature", "ge": 0})
     max_new_tokens: int = field(default=1024, metadata={"help": "tokens per sampled trace", "ge": 1})
+    with_example: bool = field(default=True, metadata={"help": "include the worked example in the policy prompt"})
     no_hf: bool = field(default=False, metadata={"help": "skip the Hugging Face datasets export"})
     mode: str = _mode_field()
 
@@ -307,16 +308,24 @@ def _pbm_rows(
     if policy is not None:
         start = start if source == "policy" else 0
         batches = policy_batches(
-            policy, questions, config.samples, config.temperature, config.max_new_tokens, config.seed, start=start
+            policy,
+            questions,
+            config.samples,
+            config.temperature,
+            config.max_new_tokens,
+            config.seed,
+            with_example=config.with_example,
+            start=start,
         )
         for end, rows in batches:
             yield ("policy", end), rows
 
 
-def step_accuracy_table(acc: dict) -> str:
-    """PBM step accuracy per belief order and their mean (``step_accuracy`` metrics; Table 4)."""
-    rows = [[order, f"{value:.4f}"] for order, value in acc["by_order"].items()]
-    return format_table(["order", "step acc"], [*rows, ["avg", f"{acc['avg']:.4f}"]])
+def step_accuracy_table(metrics: dict) -> str:
+    """PBM step accuracy per belief order and their mean beside always-``+`` (Table 4)."""
+    acc, plus = metrics["step_accuracy"], metrics["always_plus"]
+    rows = [[order, f"{value:.4f}", f"{plus['by_order'][order]:.4f}"] for order, value in acc["by_order"].items()]
+    return format_table(["order", "PBM", "always +"], [*rows, ["avg", f"{acc['avg']:.4f}", f"{plus['avg']:.4f}"]])
 
 
 def cmd_pbm_eval(args: argparse.Namespace) -> int:
@@ -333,11 +342,15 @@ def cmd_pbm_eval(args: argparse.Namespace) -> int:
         record = {k: getattr(config, k) for k in ("pbm", "data", "stories", "seed")}
         path = write_results(folder.path, "stories/pbm-eval", record, metrics, samples)
     acc = metrics["step_accuracy"]
-    print(step_accuracy_table(acc))
+    print(step_accuracy_table(metrics))
     kinds = [f"{k.replace('_', ' ')} {acc[k]:.4f}" for k in ("correct_steps", "wrong_steps") if acc[k] is not None]
     print(", ".join([*kinds, f"{metrics['n_steps']} steps"]))
     print(path)
     return 0
+
+
+def _fmt(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.4g}"
 
 
 def scale_tables(metrics: dict, ns: list[int]) -> str:
@@ -351,12 +364,31 @@ def scale_tables(metrics: dict, ns: list[int]) -> str:
     orders = list(acc["majority"][n_max]["by_order"])
     rows = [
         [name, *(f"{acc[name][n_max]['by_order'][o]:.3f}" for o in orders)]
-        for name in ("weighted-min", "vanilla-min", "majority")
+        for name in ("weighted-min", "weighted-prod", "vanilla-min", "majority")
     ]
+    oracle = metrics.get("oracle_accuracy")
+    if oracle:
+        rows.append(["oracle weighted-min", *(f"{oracle['weighted-min'][n_max]['by_order'][o]:.3f}" for o in orders)])
+        by_n += "\n\noracle verifier, same pools and subsets:\n" + format_table(
+            ["method", *(f"N={n}" for n in ns)],
+            [[name, *(f"{per_n[str(n)]['avg']:.3f}" for n in ns)] for name, per_n in oracle.items()],
+        )
     rows.append(["sample acc", *(f"{metrics['sample_accuracy']['by_order'][o]:.3f}" for o in orders)])
     if "beam" in metrics:
         rows.append(["beam", *(f"{metrics['beam']['by_order'].get(o, float('nan')):.3f}" for o in orders)])
-    return by_n + "\n\n" + format_table([f"N={n_max} by order", *orders], rows)
+    cost = metrics["cost"]
+    cost_rows = [
+        [f"{kind} {unit}", *(_fmt(cost[str(n)][kind][unit]) for n in ns)]
+        for kind in ("bon", "majority")
+        for unit in ("tokens", "tflops")
+    ]
+    tables = [by_n, format_table([f"N={n_max} by order", *orders], rows)]
+    tables.append(format_table(["per question", *(f"N={n}" for n in ns)], cost_rows))
+    if "beam" in cost:
+        tables.append(
+            f"beam search per question: {_fmt(cost['beam']['tokens'])} tokens, {_fmt(cost['beam']['tflops'])} TFLOPs"
+        )
+    return "\n\n".join(tables)
 
 
 def cmd_scale_eval(args: argparse.Namespace) -> int:

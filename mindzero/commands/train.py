@@ -26,6 +26,7 @@ from mindzero.train.base import checkpoints, read_log
 from mindzero.train.format_sft import FormatSFTConfig, train_format_sft
 from mindzero.train.pbm import PBMConfig, train_pbm
 from mindzero.train.ssrl import ABLATIONS, SSRLConfig, train_ssrl
+from mindzero.train.trace_policy import TracePolicyConfig, train_trace_policy
 
 
 def register(areas: argparse._SubParsersAction) -> None:
@@ -70,6 +71,17 @@ def register(areas: argparse._SubParsersAction) -> None:
     add_dataclass_flags(pbm, PBMConfig)
     add_output_flags(pbm, resume=False)
     pbm.set_defaults(func=cmd_pbm)
+
+    policy = verbs.add_parser(
+        "trace-policy",
+        help="a small model that writes DEL-ToM belief traces (SFT on gold traces; the policy of BoN search)",
+        description="TRL SFTTrainer on gold DEL-ToM traces of generated stories (DEL-ToM prompt without the "
+        "worked example). --preset cpu-tiny: a 365 k-parameter Llama from scratch with a tokenizer trained on "
+        "the traces. Writes OUT/checkpoint-*/, OUT/final/ (use as --policy OUT/final) and OUT/train_log.jsonl.",
+    )
+    add_dataclass_flags(policy, TracePolicyConfig)
+    add_output_flags(policy, resume=False)
+    policy.set_defaults(func=cmd_trace_policy)
 
     ablation = verbs.add_parser(
         "ablation",
@@ -142,8 +154,22 @@ def cmd_pbm(args: argparse.Namespace) -> int:
             record = {"pbm": summary["final_model"], "data": "heldout.jsonl"}
             out = folder.path / "eval"
             path = write_results(out, "stories/pbm-eval", record, summary["eval"], summary["eval_samples"])
-            print(step_accuracy_table(summary["eval"]["step_accuracy"]))
+            print(step_accuracy_table(summary["eval"]))
             print(f"held-out results: {path}")
+    print(f"model: {summary['final_model']}")
+    return 0
+
+
+def cmd_trace_policy(args: argparse.Namespace) -> int:
+    config = config_from_args(TracePolicyConfig, args)
+    folder = claim_out(config.out, "train trace-policy", config, args.overwrite, config.resume)
+    with folder.run():
+        summary = train_trace_policy(config)
+    print(
+        f"trained {summary['steps']} steps ({summary['parameters']:,} parameters) on {summary['questions']} "
+        f"questions ({summary['tokens_per_row']:.0f} tokens each) in {summary['seconds']:.0f} s, "
+        f"loss {summary['train_loss']:.4f}"
+    )
     print(f"model: {summary['final_model']}")
     return 0
 

@@ -11,7 +11,7 @@ this one builds in about a second, needs no hub access, and loads like any Huggi
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 CHAT_TEMPLATE = (
@@ -79,6 +79,8 @@ def build_scratch_model(
     num_attention_heads: int = 4,
     max_positions: int = 1024,
     word_split: bool = False,
+    atoms: str = ATOMS,
+    whole: Sequence[str] = (),
 ) -> Path:
     """Save a randomly initialised Llama and a byte-level BPE tokenizer trained on ``texts`` to
     ``path`` (an ordinary HF folder with the ChatML template); return it.
@@ -88,6 +90,8 @@ def build_scratch_model(
     and numbers, each kept whole, so "purple" is the same token in a prompt and in an answer — and
     the glue between them, whose recurring runs (``"},"object2":{"color":"``) merge into single
     tokens: a goal particle is about 10 tokens. The same ``texts`` and ``seed`` give the same bytes.
+    ``atoms`` replaces that regex (e.g. a task's own value words); each string of ``whole`` (e.g. a
+    fixed instruction block) becomes one token wherever it occurs.
     """
     import torch
     from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
@@ -100,9 +104,9 @@ def build_scratch_model(
     if word_split:
         bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     else:  # value words and numbers stay whole; the glue between them merges into single tokens
-        atoms = pre_tokenizers.Split(Regex(ATOMS), behavior="isolated")
+        split = pre_tokenizers.Split(Regex(atoms), behavior="isolated")
         bpe.pre_tokenizer = pre_tokenizers.Sequence(
-            [atoms, pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)]
+            [split, pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)]
         )
     bpe.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
@@ -119,6 +123,7 @@ def build_scratch_model(
         pad_token="<|pad|>",
         unk_token="<|endoftext|>",
     )
+    tokenizer.add_tokens(list(whole))
     tokenizer.chat_template = CHAT_TEMPLATE
     tokenizer.save_pretrained(out)
 

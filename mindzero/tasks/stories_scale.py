@@ -25,6 +25,7 @@ from mindzero.core.results import read_jsonl
 from mindzero.inference.belief_search import (
     AGGREGATIONS,
     BackendPolicy,
+    OracleVerifier,
     SyntheticPolicy,
     aggregate,
     beam_search,
@@ -61,6 +62,10 @@ class ScaleEvalConfig(EndpointOptions):
     )
     ood: str | None = field(default=None, metadata={"help": "OOD stories JSONL (default: the shipped set)"})
     stories: int = field(default=20, metadata={"help": "generated stories (data=generated), 5 questions each", "ge": 1})
+    lengths: list[int] = field(
+        default_factory=lambda: [1],
+        metadata={"help": "chapters per generated story, cycled (data=generated)", "choices": (1, 2, 3)},
+    )
     per_order: int | None = field(default=None, metadata={"help": "at most this many questions per order", "ge": 1})
     semantics: str = field(
         default="hitom",
@@ -74,6 +79,9 @@ class ScaleEvalConfig(EndpointOptions):
         default=0.7, metadata={"help": "synthetic: share of wrong samples on one wrong answer", **PROBABILITY}
     )
     verifier: str = field(default="oracle", metadata={"help": "oracle (DEL checker) or a PBM folder"})
+    oracle: bool = field(
+        default=True, metadata={"help": "with a PBM verifier, also rank the same pools with the oracle"}
+    )
     reuse_traces: str | None = field(
         default=None, metadata={"help": "traces.jsonl of an earlier run on the same questions: rescore, don't sample"}
     )
@@ -103,7 +111,7 @@ def load_questions(config: ScaleEvalConfig) -> list[BeliefQuestion]:
     elif config.data == "ood":
         questions = load_ood_questions(config.ood, config.semantics)
     else:
-        stories = generate_stories(config.stories, config.seed, (1,), semantics=config.semantics)
+        stories = generate_stories(config.stories, config.seed, tuple(config.lengths), semantics=config.semantics)
         questions = list(questions_from_stories(stories, config.semantics))
     if config.per_order is not None:
         rng = random.Random(config.seed)
@@ -156,6 +164,58 @@ def _by_order(values: dict[int, list[float]]) -> dict:
     return {"by_order": per, "avg": sum(per.values()) / len(per) if per else None}
 
 
+def cost_per_question(
+    policy: Any, verifier: Any, n_traces: int, ns: Sequence[int], beam: dict | None, n_questions: int
+) -> dict:
+    """Tokens and TFLOPs per question of each method at each N (paper Fig. 3's compute axis).
+
+    A budget-N method samples N traces (N times the mean policy cost per trace); BoN also scores
+    them with the verifier, majority vote does not. Beam search is its measured total per question.
+    TFLOPs are 2 · parameters · tokens (None where a backend does not know its size).
+    """
+
+    def per(usage: Any, n: float) -> tuple[float, float | None]:
+        tflops = None if usage.tflops is None else usage.tflops * n / n_traces
+        return usage.tokens * n / n_traces, tflops
+
+    table: dict[str, dict] = {}
+    for n in ns:
+        p_tok, p_tf = per(policy, n)
+        v_tok, v_tf = per(verifier, n)
+        table[str(n)] = {
+            "majority": {"tokens": p_tok, "tflops": p_tf},
+            "bon": {"tokens": p_tok + v_tok, "tflops": None if p_tf is None or v_tf is None else p_tf + v_tf},
+        }
+    if beam is not None:
+        pol, ver = beam["policy_usage"], beam["verifier_usage"]
+        tf = None if pol.get("tflops") is None or ver.get("tflops") is None else pol["tflops"] + ver["tflops"]
+        table["beam"] = {
+            "tokens": (pol["tokens"] + ver["tokens"]) / n_questions,
+            "tflops": None if tf is None else tf / n_questions,
+        }
+    return table
+
+
+def bon_table(
+    questions: Sequence[BeliefQuestion], scored: Sequence[Sequence[Any]], config: ScaleEvalConfig
+) -> tuple[list[dict], dict]:
+    """(per question: {N: accuracy per method}, accuracy per method × N × order) of scored pools.
+
+    Subsets are drawn from ``random.Random(seed)`` in question order, so two verifiers scoring the
+    same pools are compared on the same subsets."""
+    rng = random.Random(config.seed)
+    acc: dict[str, dict[int, dict[int, list[float]]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
+    per_question = []
+    for q, pool in zip(questions, scored):
+        per_n = {n: bon_accuracy(pool, q.answer, n, config.trials, rng) for n in config.ns}
+        for n, res in per_n.items():
+            for name, value in res.items():
+                acc[name][n][q.order].append(value)
+        per_question.append(per_n)
+    table = {method_name(s, a): {str(n): _by_order(acc[method_name(s, a)][n]) for n in config.ns} for s, a in methods()}
+    return per_question, table
+
+
 def run_scale_eval(config: ScaleEvalConfig) -> tuple[dict, list[dict], list[dict]]:
     """(metrics, per-question samples, per-trace rows); see the module docstring. Writes nothing:
     ``mindzero stories scale-eval`` writes them as results.json, samples.jsonl and traces.jsonl."""
@@ -177,15 +237,10 @@ def run_scale_eval(config: ScaleEvalConfig) -> tuple[dict, list[dict], list[dict
     with verifier.usage.measure() as verifier_usage:
         scored = score_pool(verifier, questions, pools, batch=max(config.verifier_batch, 1) * 8)
 
-    rng = random.Random(config.seed)
-    acc: dict[str, dict[int, dict[int, list[float]]]] = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
+    per_question, accuracy = bon_table(questions, scored, config)
     samples, traces = [], []
     pool_correct: dict[int, list[float]] = defaultdict(list)
-    for q, pool in zip(questions, scored):
-        per_n = {n: bon_accuracy(pool, q.answer, n, config.trials, rng) for n in config.ns}
-        for n, res in per_n.items():
-            for name, value in res.items():
-                acc[name][n][q.order].append(value)
+    for q, pool, per_n in zip(questions, scored, per_question):
         gold = normalise(q.answer)
         finals = [t.answer == gold for t in pool]
         pool_correct[q.order].extend(finals)
@@ -225,11 +280,11 @@ def run_scale_eval(config: ScaleEvalConfig) -> tuple[dict, list[dict], list[dict
         "n_questions": len(questions),
         "questions_by_order": {str(k): sum(q.order == k for q in questions) for k in sorted(pool_correct)},
         "sample_accuracy": _by_order(pool_correct),
-        "accuracy": {
-            method_name(s, a): {str(n): _by_order(acc[method_name(s, a)][n]) for n in config.ns} for s, a in methods()
-        },
+        "accuracy": accuracy,
         "prediction": "weighted-min over the whole pool (samples.jsonl prediction/correct)",
     }
+    if config.oracle and config.verifier != "oracle":  # the same pools and subsets, ranked by the checker
+        metrics["oracle_accuracy"] = bon_table(questions, score_pool(OracleVerifier(), questions, pools), config)[1]
     if config.beam:
         with policy.usage.measure() as beam_policy, verifier.usage.measure() as beam_verifier:
             beams = beam_search(policy, verifier, questions, config.beam_k, config.beam_b, config.seed)
@@ -246,6 +301,9 @@ def run_scale_eval(config: ScaleEvalConfig) -> tuple[dict, list[dict], list[dict
             "verifier_usage": beam_verifier.as_dict(),
         }
     n_traces = max(1, sum(len(p) for p in pools))
+    metrics["cost"] = cost_per_question(
+        policy_usage, verifier_usage, n_traces, config.ns, metrics.get("beam"), len(questions)
+    )
     metrics["usage"] = {
         "policy": policy_usage.as_dict(),
         "verifier": verifier_usage.as_dict(),

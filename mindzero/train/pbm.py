@@ -10,6 +10,10 @@ Presets fill every option left unset (dataclass default < preset < ``--config`` 
 - ``gpu-paper``: DEL-ToM §5 — Llama-3.1-8B-Instruct, 1 epoch, lr 2e-6, bf16, 4096-token
   sequences, effective batch 32, gradient checkpointing (launch with ``accelerate launch`` and a
   DeepSpeed ZeRO-2 config, see docs/pbm.md).
+- ``cpu-tiny``: a 365 k-parameter Llama (``--model scratch``: built with the trace tokenizer of
+  :mod:`mindzero.train.trace_policy`; or ``--model POLICY/final`` to start from the trace policy,
+  whose weights already know the trace format), every weight trained at lr 1e-3, batch 8: about
+  1–2 s per step here (one thread).
 - ``cpu-small``: SmolLM2-135M-Instruct on CPU — only the top 4 transformer blocks, the final norm
   and the (tied) output head are trained, at lr 1e-4, effective batch 4, 2048 tokens: a full
   backward pass over ~1000-token traces costs about 45 s per trace on a shared 2-core machine.
@@ -43,6 +47,7 @@ from mindzero.pbm.model import (
 )
 from mindzero.stories.generator import generate_stories
 from mindzero.train.base import (
+    SCRATCH,
     TrainConfig,
     checkpoint_step,
     jsonl_log,
@@ -54,6 +59,7 @@ from mindzero.train.base import (
     trim_log,
     use_cpu,
 )
+from mindzero.train.trace_policy import TraceScratch, build_trace_model
 
 PRESETS: dict[str, dict[str, Any]] = {
     "gpu-paper": {
@@ -68,6 +74,19 @@ PRESETS: dict[str, dict[str, Any]] = {
         "train_layers": 0,
         "stories": 20000,
         "save_steps": 200,
+    },
+    "cpu-tiny": {
+        "model": SCRATCH,
+        "epochs": 1.0,
+        "learning_rate": 1e-3,
+        "batch_size": 8,
+        "grad_accum": 1,
+        "max_length": 2048,
+        "bf16": False,
+        "gradient_checkpointing": False,
+        "train_layers": 0,
+        "stories": 1000,
+        "save_steps": 50,
     },
     "cpu-small": {
         "model": "smollm2-135m",
@@ -92,8 +111,13 @@ class PBMConfig(TrainConfig):
     out: str = field(default="runs/pbm", metadata={"help": "output folder: checkpoints, final/, eval/"})
     seed: int = field(default=0, metadata={"help": "training seed (shuffling order)", "ge": 0})
     data_seed: int = field(default=0, metadata={"help": "seed of the generated stories and corruptions", "ge": 0})
-    preset: str = field(default="cpu-small", metadata={"help": "cpu-small | gpu-paper (fills unset options)"})
-    model: str | None = field(default=None, metadata={"help": "base causal LM: name, folder or hub id (GPU)"})
+    preset: str = field(
+        default="cpu-small", metadata={"help": "cpu-tiny | cpu-small | gpu-paper (fills unset options)"}
+    )
+    model: str | None = field(
+        default=None, metadata={"help": "base causal LM: name, folder, hub id (GPU) or 'scratch' (see --scratch-*)"}
+    )
+    scratch: TraceScratch = field(default_factory=TraceScratch, metadata={"help": "size of a --model scratch"})
     data: str | None = field(
         default=None, metadata={"help": "stepwise JSONL (stories pbm-data); None = generate gold + corrupted traces"}
     )
@@ -226,7 +250,8 @@ def train_pbm(config: PBMConfig) -> dict:
     config = resolve_config(config)
     out = Path(config.out)
     checkpoint = resume_checkpoint(out, config.resume)
-    base = model_location(config.model)  # a wrong --model fails before the data is built
+    scratch = config.model == SCRATCH
+    base = None if scratch else model_location(config.model)  # a wrong --model fails before the data is built
     require("transformers", "llm")
     from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
 
@@ -238,6 +263,9 @@ def train_pbm(config: PBMConfig) -> dict:
         raise UserError("no training rows: generate more stories (--stories) or give --data")
     write_jsonl(out / "heldout.jsonl", held)
 
+    if scratch:
+        texts = [r["prompt"] + "\n".join(r["completions"]) for r in train_rows]
+        base = str(build_trace_model(out / "scratch", texts, config.scratch, config.seed))
     tokenizer = load_tokenizer(base)
     pbm = make_pbm_config(tokenizer, config.model, config.max_length)
     dataset = StepDataset(train_rows, tokenizer, pbm)

@@ -84,3 +84,12 @@ def test_report_of_a_partial_run_lists_what_is_missing_and_unreadable(tmp_path, 
     printed = capsys.readouterr().out
     assert printed.count("missing: ") == len(ARTEFACTS) - 1 and "skipped: " in printed
     assert main(["report", "paper", str(tmp_path / "nope"), "--out", str(tmp_path / "rep2")]) == 2
+
+
+def test_an_interrupted_step_resumes_from_what_it_has(tmp_path):
+    trainer = reproduce.Step("t", ("train", "ssrl"), 1.0, ("--resume", "true"))
+    assert reproduce.rerun_flags(trainer, tmp_path) == ["--overwrite"]  # cut before its first checkpoint
+    (tmp_path / "checkpoint-50").mkdir()
+    assert reproduce.rerun_flags(trainer, tmp_path) == ["--resume", "true"]
+    assert reproduce.rerun_flags(reproduce.Step("a", ("gridworld", "assist"), 1.0), tmp_path) == ["--resume"]
+    assert reproduce.rerun_flags(reproduce.Step("d", ("x",), 1.0, ()), tmp_path) == ["--overwrite"]

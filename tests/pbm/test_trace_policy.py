@@ -1,0 +1,157 @@
+"""The trace-writing policy (``train trace-policy``) and the ``cpu-tiny`` PBM: presets build and run
+in seconds with tiny sizes, the results are ordinary model folders usable as ``--policy`` and as a
+verifier, scores stay in [0, 1] on garbage, and scale-eval with them is deterministic by seed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mindzero.cli import main
+from mindzero.core.errors import UserError
+from mindzero.pbm.data import INSTRUCTIONS, policy_messages
+from mindzero.stories.traces import render_gold_trace
+from mindzero.train.pbm import PBMConfig, train_pbm
+from mindzero.train.trace_policy import (
+    POLICY_SEED_OFFSET,
+    TracePolicyConfig,
+    TraceScratch,
+    policy_rows,
+    tokenized,
+    train_trace_policy,
+    training_questions,
+)
+
+pytest.importorskip("trl")
+
+TINY = TraceScratch(hidden=16, layers=1, heads=2, vocab=1200)
+
+
+@pytest.fixture(scope="module")
+def policy(tmp_path_factory) -> tuple[dict, Path]:
+    out = tmp_path_factory.mktemp("policy") / "run"
+    config = TracePolicyConfig(out=str(out), scratch=TINY, stories=4, max_steps=2, batch_size=2, save_steps=1)
+    return train_trace_policy(config), out
+
+
+def test_policy_preset_builds_and_trains_in_seconds(policy) -> None:
+    summary, out = policy
+    assert summary["steps"] == 2 and summary["questions"] == 20
+    assert summary["seconds"] < 60 and summary["parameters"] < 50_000
+    assert (out / "final" / "config.json").is_file() and (out / "checkpoint-2").is_dir()
+    log = [json.loads(x) for x in (out / "train_log.jsonl").read_text().splitlines()]
+    assert log and log[-1]["step"] == 2
+
+
+def test_trace_tokenizer_keeps_values_whole_and_masks_the_prompt(policy) -> None:
+    from transformers import AutoTokenizer
+
+    _, out = policy
+    tokenizer = AutoTokenizer.from_pretrained(str(out / "final"))
+    assert len(tokenizer(INSTRUCTIONS, add_special_tokens=False).input_ids) == 1
+    q = training_questions(1, 0, [1])[0]
+    assert len(tokenizer.tokenize(f" {q.containers[0]}")) == 1  # a value word is one token
+    row = policy_rows([q])[0]
+    item = tokenized(row, tokenizer)
+    n = sum(item["completion_mask"])
+    completion = tokenizer.decode(item["input_ids"][-n:], skip_special_tokens=True)
+    assert completion == row["completion"] and item["completion_mask"][0] == 0
+    assert tokenizer.decode(item["input_ids"]).count(INSTRUCTIONS) == 1
+
+
+def test_training_stories_are_not_the_evaluation_stories() -> None:
+    train = training_questions(2, 0, [1])
+    assert POLICY_SEED_OFFSET > 0
+    from mindzero.pbm.data import questions_from_stories
+    from mindzero.stories.generator import generate_stories
+
+    evaluated = list(questions_from_stories(generate_stories(2, 0, (1,))))
+    assert {q.lines for q in train}.isdisjoint({q.lines for q in evaluated})
+
+
+def test_resume_continues_and_a_wrong_model_is_one_line(policy, tmp_path) -> None:
+    _, out = policy
+    config = TracePolicyConfig(out=str(out), scratch=TINY, stories=4, max_steps=3, batch_size=2, resume=True)
+    summary = train_trace_policy(config)
+    assert summary["steps"] == 3 and summary["resumed_from"].endswith("checkpoint-2")
+    with pytest.raises(UserError):
+        train_trace_policy(TracePolicyConfig(out=str(tmp_path / "x"), model=str(tmp_path / "missing")))
+
+
+def test_policy_folder_writes_traces_as_a_policy(policy) -> None:
+    from mindzero.inference.belief_search import BackendPolicy
+    from mindzero.llm import load_backend
+
+    _, out = policy
+    questions = training_questions(1, 5, [1])[:2]
+    sampler = BackendPolicy(load_backend(f"hf:{out / 'final'}"), 1.0, 24, with_example=False)
+    first = sampler.sample(questions, 2, seed=3)
+    assert first == sampler.sample(questions, 2, seed=3)
+    assert len(first) == 2 and all(len(p) == 2 for p in first)
+
+
+@pytest.fixture(scope="module")
+def tiny_scratch_pbm(tmp_path_factory) -> tuple[dict, Path]:
+    out = tmp_path_factory.mktemp("pbm") / "run"
+    config = PBMConfig(
+        preset="cpu-tiny", out=str(out), scratch=TINY, stories=4, max_steps=1, heldout_fraction=0.25, max_length=512
+    )
+    return train_pbm(config), out
+
+
+def test_cpu_tiny_pbm_preset_runs_one_step(tiny_scratch_pbm) -> None:
+    summary, out = tiny_scratch_pbm
+    assert summary["steps"] == 1 and summary["seconds"] < 120
+    assert (out / "scratch" / "config.json").is_file() and (out / "final" / "pbm_config.json").is_file()
+    acc = summary["eval"]["step_accuracy"]
+    assert all(0 <= v <= 1 for v in acc["by_order"].values())
+    held = [json.loads(x) for x in (out / "heldout.jsonl").read_text().splitlines()]
+    for order, share in summary["eval"]["always_plus"]["by_order"].items():
+        labels = [y for r in held if str(r["question_order"]) == order for y in r["labels"]]
+        assert share == pytest.approx(sum(labels) / len(labels))
+
+
+def test_every_score_is_in_unit_interval_on_garbage(tiny_scratch_pbm) -> None:
+    from mindzero.inference.belief_search import PBMVerifier
+
+    _, out = tiny_scratch_pbm
+    q = training_questions(1, 9, [1])[0]
+    gold = render_gold_trace(q.events, q.question, q.labels)
+    garbage = [
+        "",
+        "## Step 1 ##",
+        "## Step 1 ##\n\x00\x01 ки + - [[[]]]\n## Step 2 ##\n" + "Ω" * 3000,
+        "Final Answer: [x]",
+        gold.replace("[", "]"),
+        gold * 3,
+        policy_messages(q)[0]["content"],
+    ]
+    scores = PBMVerifier(str(out / "final")).score([q] * len(garbage), garbage)
+    assert scores[0] == [] and len(scores[1]) == 1
+    assert all(0.0 <= s <= 1.0 for trace in scores for s in trace)
+
+
+def test_scale_eval_with_trained_policy_and_pbm_is_deterministic_with_oracle_beside(
+    policy, tiny_scratch_pbm, tmp_path
+) -> None:
+    _, policy_out = policy
+    _, pbm_out = tiny_scratch_pbm
+    args = [
+        "stories", "scale-eval", "--data", "generated", "--stories", "2", "--lengths", "1,2",
+        "--policy", str(policy_out / "final"), "--verifier", str(pbm_out / "final"), "--with-example", "false",
+        "--pool", "4", "--ns", "1,2,4", "--trials", "3", "--max-new-tokens", "24", "--temperature", "1.0",
+    ]  # fmt: skip
+    assert main([*args, "--out", str(tmp_path / "a")]) == 0
+    assert main([*args, "--out", str(tmp_path / "b")]) == 0
+    a, b = (json.loads((tmp_path / d / "results.json").read_text())["metrics"] for d in "ab")
+    assert a["accuracy"] == b["accuracy"] and a["oracle_accuracy"] == b["oracle_accuracy"]
+    cost = a["cost"]
+    assert cost["2"]["bon"]["tokens"] == pytest.approx(2 * cost["1"]["bon"]["tokens"])
+    assert 0 < cost["4"]["majority"]["tflops"] < cost["4"]["bon"]["tflops"]
+    # the oracle beside the PBM ranks the same pools on the same subsets as an oracle run would
+    reuse = [*args[:8], "--verifier", "oracle", "--reuse-traces", str(tmp_path / "a" / "traces.jsonl")]
+    assert main([*reuse, *args[12:], "--out", str(tmp_path / "o")]) == 0
+    oracle = json.loads((tmp_path / "o" / "results.json").read_text())["metrics"]
+    assert oracle["accuracy"] == a["oracle_accuracy"] and "oracle_accuracy" not in oracle
