@@ -150,11 +150,17 @@ def _num(value: object, fmt: str = ".3g") -> str:
 
 
 def _model(run: Run) -> str:
-    """The reasoner and, for learned ones, which model (folder name) at what scale."""
+    """The reasoner and, for an LLM, which model."""
     config = run.config
     reasoner = str(config.get("reasoner", ""))
     model = config.get("model")
-    return f"{reasoner} ({Path(str(model)).name})" if reasoner == "llm" and model else reasoner
+    return f"{reasoner} ({_folder_name(model)})" if reasoner == "llm" and model else reasoner
+
+
+def _folder_name(path: object) -> str:
+    """A model folder by its name, with its run's name when it is a run's ``final``."""
+    path = Path(str(path))
+    return f"{path.parent.name}/{path.name}" if path.name == "final" else path.name
 
 
 def _source(run: Run, root: Path) -> str:
@@ -260,7 +266,7 @@ def _pbm_table(runs: list[Run], out: Path) -> tuple[list[str], list[Path]]:
         cells = [
             f"{100 * acc['by_order'][o]:.1f} ({100 * plus.get('by_order', {}).get(o, math.nan):.1f})" for o in orders
         ]
-        pbm = Path(str(run.config.get("pbm", "-"))).name
+        pbm = _folder_name(run.config.get("pbm", "-"))
         rows.append([pbm, *cells, f"{100 * acc.get('avg', math.nan):.1f} ({100 * plus.get('avg', math.nan):.1f})"])
         rows[-1] += [run.machine(), _source(run, out)]
     header = ["PBM", *(f"order {k}" for k in range(5)), "avg"]

@@ -93,3 +93,17 @@ def test_an_interrupted_step_resumes_from_what_it_has(tmp_path):
     assert reproduce.rerun_flags(trainer, tmp_path) == ["--resume", "true"]
     assert reproduce.rerun_flags(reproduce.Step("a", ("gridworld", "assist"), 1.0), tmp_path) == ["--resume"]
     assert reproduce.rerun_flags(reproduce.Step("d", ("x",), 1.0, ()), tmp_path) == ["--overwrite"]
+
+
+def test_report_rows_of_a_pbm_evaluation(tmp_path):
+    """DEL-ToM Table 4: step accuracy per order in %, always-+ in brackets, the PBM by its run."""
+    by_order = {str(k): 0.5 + k / 10 for k in range(5)}
+    metrics = {"step_accuracy": {"by_order": by_order, "avg": 0.7}, "always_plus": {"by_order": by_order, "avg": 0.6}}
+    results = {"task": "stories/pbm-eval", "config": {"pbm": "runs/pbm-x/final"}, "metrics": metrics}
+    (tmp_path / "eval").mkdir()
+    (tmp_path / "eval" / "results.json").write_text(json.dumps(results))
+    report = build_report([tmp_path], tmp_path)
+    assert (
+        "| pbm-x/final | 50.0 (50.0) | 60.0 (60.0) | 70.0 (70.0) | 80.0 (80.0) | 90.0 (90.0) | 70.0 (60.0) |"
+        in report.markdown
+    )
