@@ -132,7 +132,8 @@ def register(areas: argparse._SubParsersAction) -> None:
         "assist",
         help="proactive-assistance benchmark (speedup = T_alone / T_helped - 1)",
         description="Run the same episodes alone and helped; --reasoner takes a comma list "
-        "(none,random,oracle,smc,exact,llm): each gets OUT/<reasoner>/results.json, plus goal_accuracy.png (goal F1 vs progress).",
+        "(none,random,oracle,smc,exact,llm): each gets OUT/<reasoner>/results.json, plus goal_accuracy.png "
+        "(goal F1 vs progress).",
     )
     add_dataclass_flags(assist, AssistConfig)
     assist.add_argument("--out", default="runs/household-assist", help="output folder")
