@@ -9,18 +9,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mindzero.commands.assist_runs import HEADER, run_reasoners
+from mindzero.commands.llm_options import AssistLLMOptions, LLMOptions
 from mindzero.core.config import add_dataclass_flags, config_from_args
-from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.outputs import add_output_flags, claim_out
 from mindzero.core.results import read_jsonl, write_results
 from mindzero.domains import get_domain
 from mindzero.domains.gridworld import EpisodeConfig, episodes
-from mindzero.domains.gridworld.qa import PROMPT_STYLES, QUESTION_FIELDS, QADataConfig, write_qa_dataset
+from mindzero.domains.gridworld.qa import QUESTION_FIELDS, QADataConfig, write_qa_dataset
 from mindzero.inference.gridworld import BASELINE_REASONERS
-from mindzero.inference.llm import LLMQAAnswerer, LLMReasoner, LLMSettings
-from mindzero.llm import EndpointOptions, load_backend
-from mindzero.llm.transformers_backend import DTYPES
+from mindzero.inference.llm import LLMQAAnswerer, LLMReasoner
 from mindzero.report.tables import format_table, metric_rows
 from mindzero.tasks.assist import AssistSettings
 from mindzero.tasks.qa import QATotals, qa_llm_samples, qa_samples
@@ -29,31 +27,14 @@ DOMAIN = "gridworld"
 REASONERS = (*BASELINE_REASONERS, "llm")
 
 
-@dataclass(kw_only=True)
-class LLMOptions(EndpointOptions):
-    """Options of ``--reasoner llm``: which model, how it is prompted and decoded."""
-
-    model: str | None = field(
-        default=None, metadata={"help": "--reasoner llm: smollm2-135m, a folder, or an hf:/vllm:/openai: spec"}
-    )
-    dtype: str = field(default="float32", metadata={"help": "weights dtype of local models", "choices": DTYPES})
-    prompt_style: str = field(
-        default="compact",
-        metadata={"help": "compact (short, CPU) | full (paper transcript) | relative", "choices": PROMPT_STYLES},
-    )
-    temperature: float = field(default=0.0, metadata={"help": "0 = greedy decoding", "ge": 0})
-    max_new_tokens: int = field(default=64, metadata={"help": "completion token budget", "ge": 1})
-
-
 @dataclass
-class AssistConfig(LLMOptions, AssistSettings, EpisodeConfig):
+class AssistConfig(AssistLLMOptions, AssistSettings, EpisodeConfig):
     """``gridworld assist``: which reasoners, on which episodes, run how."""
 
     reasoner: list[str] = field(
         default_factory=lambda: ["none", "random", "exact", "oracle"],
         metadata={"help": "comma list of reasoners", "choices": REASONERS},
     )
-    n_particles: int = field(default=1, metadata={"help": "goal particles requested per decision (llm)", "ge": 1})
 
 
 @dataclass
@@ -110,33 +91,17 @@ def register(areas: argparse._SubParsersAction) -> None:
     qa_eval.set_defaults(func=cmd_qa_eval)
 
 
-def _llm_settings(config: AssistConfig | QAEvalConfig) -> LLMSettings:
-    if config.model is None:
-        raise UserError("--reasoner llm needs --model SPEC (e.g. --model smollm2-135m or a trained OUT/final)")
-    return LLMSettings(
-        prompt_style=config.prompt_style,
-        n_particles=getattr(config, "n_particles", 1),
-        temperature=config.temperature,
-        max_new_tokens=config.max_new_tokens,
-    )
-
-
-def _load_backend(config: LLMOptions):
-    kwargs = {} if ":" in config.model else {"dtype": config.dtype}
-    return load_backend(config.model, endpoint=config, **kwargs)
-
-
 def cmd_assist(args: argparse.Namespace) -> int:
     domain = get_domain(DOMAIN)
     config = config_from_args(AssistConfig, args)
     names = config.reasoner
-    llm_settings = _llm_settings(config) if "llm" in names else None
+    llm_settings = config.assist_settings(domain.prompt_styles) if "llm" in names else None
     folder = claim_out(args.out, "gridworld assist", config, args.overwrite, args.resume)
     settings = AssistSettings(**_fields(AssistSettings, config))
     runs = episodes(EpisodeConfig(**_fields(EpisodeConfig, config)))
     factories = {n: (lambda seed, n=n: domain.reasoner(n, seed, settings.human)) for n in names if n != "llm"}
     if llm_settings is not None:
-        backend = _load_backend(config)
+        backend = config.backend()
         factories["llm"] = lambda seed: LLMReasoner(domain, backend, llm_settings, seed)
     with folder.run():
         rows, plot = run_reasoners(domain, runs, settings, {n: factories[n] for n in names}, folder, config)
@@ -162,13 +127,13 @@ def cmd_qa_data(args: argparse.Namespace) -> int:
 def cmd_qa_eval(args: argparse.Namespace) -> int:
     domain = get_domain(DOMAIN)
     config = config_from_args(QAEvalConfig, args)
-    llm_settings = _llm_settings(config) if config.reasoner == "llm" else None
+    llm_settings = config.llm_settings(domain.prompt_styles) if config.reasoner == "llm" else None
     folder = claim_out(args.out, "gridworld qa-eval", config, args.overwrite, args.resume)
     rows = read_jsonl(config.data, QUESTION_FIELDS, hint="make one with `mindzero gridworld qa-data`")
     rows = rows[: config.limit]
     answerer = None
     if llm_settings is not None:
-        answerer = LLMQAAnswerer(domain, _load_backend(config), config.answer_mode, llm_settings)
+        answerer = LLMQAAnswerer(domain, config.backend(), config.answer_mode, llm_settings)
     with folder.run():
         with folder.stream("samples.jsonl") as stream:  # the state: totals, and the rng or the LLM's costs
             if answerer is None:

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mindzero.commands.assist_runs import HEADER, run_reasoners
+from mindzero.commands.llm_options import AssistLLMOptions, ModelOptions
 from mindzero.core.config import add_dataclass_flags, config_from_args
-from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.outputs import add_output_flags, claim_out
 from mindzero.core.results import read_jsonl, write_jsonl, write_results
@@ -25,8 +25,6 @@ from mindzero.envs.household.episodes import SPLITS, benchmark_episodes
 from mindzero.envs.household.helper import HelperSettings
 from mindzero.envs.household.human import HOUSEHOLD_HUMAN
 from mindzero.inference.llm import LLMQAAnswerer, LLMReasoner, LLMSettings
-from mindzero.llm import EndpointOptions, load_backend
-from mindzero.llm.transformers_backend import DTYPES
 from mindzero.report.tables import format_table, metric_rows
 from mindzero.tasks.assist import AssistSettings
 from mindzero.tasks.mmtom import (
@@ -38,22 +36,6 @@ from mindzero.tasks.mmtom import (
     mmtom_rows,
     mmtom_samples,
 )
-
-
-@dataclass(kw_only=True)
-class LLMOptions(EndpointOptions):
-    """Options of ``--reasoner llm``: which model, how it is prompted and decoded."""
-
-    model: str | None = field(
-        default=None, metadata={"help": "--reasoner llm: smollm2-135m, a folder, or an hf:/vllm:/openai: spec"}
-    )
-    dtype: str = field(default="float32", metadata={"help": "weights dtype of local models", "choices": DTYPES})
-    prompt_style: str = field(
-        default="compact", metadata={"help": "full (paper Fig. 9) | compact (short, CPU)", "choices": PROMPT_STYLES}
-    )
-    n_particles: int = field(default=1, metadata={"help": "goal particles requested per decision", "ge": 1})
-    temperature: float = field(default=0.0, metadata={"help": "0 = greedy decoding", "ge": 0})
-    max_new_tokens: int = field(default=96, metadata={"help": "completion token budget", "ge": 1})
 
 
 @dataclass
@@ -70,8 +52,10 @@ class RunSettings:
 
 
 @dataclass
-class AssistConfig(LLMOptions, RunSettings):
+class AssistConfig(AssistLLMOptions, RunSettings):
     """``household assist``: which reasoners, on which apartments and episodes."""
+
+    max_new_tokens: int = field(default=96, kw_only=True, metadata={"help": "completion token budget", "ge": 1})
 
     reasoner: list[str] = field(
         default_factory=lambda: ["none", "random", "oracle", "smc"],
@@ -89,7 +73,7 @@ class AssistConfig(LLMOptions, RunSettings):
 
 
 @dataclass
-class MMToMEvalConfig(EndpointOptions):
+class MMToMEvalConfig(ModelOptions):
     """``household mmtom-eval``: the MMToM-QA questions and the reasoner that answers them."""
 
     data: str = field(metadata={"help": "MMToM-QA questions JSONL (e.g. ../shared/data/mmtom_qa/questions.jsonl)"})
@@ -97,10 +81,6 @@ class MMToMEvalConfig(EndpointOptions):
     seed: int = field(default=0, metadata={"help": "seed of tie-breaking coins and LLM decoding", "ge": 0})
     limit: int | None = field(default=None, metadata={"help": "evaluate only the first N questions", "ge": 1})
     inference: MMToMModel = field(default_factory=MMToMModel, metadata={"help": "the model reasoner"})
-    model: str | None = field(
-        default=None, metadata={"help": "--reasoner llm: smollm2-135m, a folder, or an hf:/vllm:/openai: spec"}
-    )
-    dtype: str = field(default="float32", metadata={"help": "weights dtype of local models", "choices": DTYPES})
     answer_mode: str = field(
         default="generate",
         metadata={
@@ -108,8 +88,7 @@ class MMToMEvalConfig(EndpointOptions):
             "choices": ("generate", "score"),
         },
     )
-    temperature: float = field(default=0.0, metadata={"help": "0 = greedy decoding", "ge": 0})
-    max_new_tokens: int = field(default=16, metadata={"help": "completion token budget", "ge": 1})
+    max_new_tokens: int = field(default=16, kw_only=True, metadata={"help": "completion token budget", "ge": 1})
 
 
 @dataclass
@@ -164,8 +143,7 @@ def register(areas: argparse._SubParsersAction) -> None:
 def cmd_assist(args: argparse.Namespace) -> int:
     config = config_from_args(AssistConfig, args)
     names = config.reasoner
-    if "llm" in names and config.model is None:
-        raise UserError("--reasoner llm needs --model SPEC (e.g. --model smollm2-135m or a trained OUT/final)")
+    llm = config.assist_settings(PROMPT_STYLES) if "llm" in names else None
     runs = benchmark_episodes(config.split, config.episodes, config.episode_seed, config.apartment, config.goal)
     folder = claim_out(args.out, "household assist", config, args.overwrite, args.resume)
     domain = HouseholdDomain(config.helper)
@@ -173,10 +151,8 @@ def cmd_assist(args: argparse.Namespace) -> int:
         seeds=config.seeds, human=config.human, max_steps=config.max_steps, calibrate=config.calibrate
     )
     factories = {n: (lambda seed, n=n: make_reasoner(n, seed, settings.human, config.smc)) for n in names if n != "llm"}
-    if "llm" in names:
-        kwargs = {} if ":" in config.model else {"dtype": config.dtype}
-        backend = load_backend(config.model, endpoint=config, **kwargs)
-        llm = LLMSettings(config.prompt_style, config.n_particles, config.temperature, config.max_new_tokens)
+    if llm is not None:
+        backend = config.backend()
         factories["llm"] = lambda seed: LLMReasoner(domain, backend, llm, seed)
     with folder.run():
         rows, plot = run_reasoners(domain, runs, settings, {n: factories[n] for n in names}, folder, config)
@@ -199,17 +175,15 @@ def cmd_mmtom_data(args: argparse.Namespace) -> int:
 
 def cmd_mmtom_eval(args: argparse.Namespace) -> int:
     config = config_from_args(MMToMEvalConfig, args)
-    if config.reasoner == "llm" and config.model is None:
-        raise UserError("--reasoner llm needs --model SPEC (e.g. --model smollm2-135m)")
+    if config.reasoner == "llm":
+        config.require_model()
     folder = claim_out(args.out, "household mmtom-eval", config, args.overwrite, args.resume)
     rows = mmtom_rows(read_jsonl(config.data, QUESTION_FIELDS, hint="the benchmark is ../shared/data/mmtom_qa"))
     rows = rows[: config.limit]
     answerer = None
     if config.reasoner == "llm":
-        kwargs = {} if ":" in config.model else {"dtype": config.dtype}
-        backend = load_backend(config.model, endpoint=config, **kwargs)
         settings = LLMSettings(temperature=config.temperature, max_new_tokens=config.max_new_tokens)
-        answerer = LLMQAAnswerer(QuestionPrompt(), backend, config.answer_mode, settings)
+        answerer = LLMQAAnswerer(QuestionPrompt(), config.backend(), config.answer_mode, settings)
     start = time.perf_counter()
     with folder.run():
         with folder.stream("samples.jsonl") as stream:  # the state: totals, seconds, and the rng or the LLM's costs

@@ -8,7 +8,8 @@ import threading
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from mindzero.commands.gridworld import REASONERS, LLMOptions
+from mindzero.commands.gridworld import REASONERS
+from mindzero.commands.llm_options import AssistLLMOptions
 from mindzero.core.config import add_dataclass_flags, config_from_args
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
@@ -18,8 +19,7 @@ from mindzero.domains.household.smc import REASONERS as HOUSEHOLD_REASONERS
 from mindzero.envs.household.episodes import SPLITS
 from mindzero.envs.household.human import HouseholdHumanParams
 from mindzero.inference.base import Reasoner
-from mindzero.inference.llm import LLMReasoner, LLMSettings
-from mindzero.llm import load_backend
+from mindzero.inference.llm import LLMReasoner
 from mindzero.web.app import PLAYABLE, ServeSettings, create_app
 from mindzero.web.games import SerialReasoner
 from mindzero.web.study import SOLO, StudySettings
@@ -33,7 +33,7 @@ DEFAULT_MAX_STEPS = {"gridworld": 100, "household": 250}
 
 
 @dataclass
-class ServeConfig(LLMOptions, EpisodeConfig):
+class ServeConfig(AssistLLMOptions, EpisodeConfig):
     """``mindzero serve``: where to listen, which domain and helpers to offer, study and viewer folders."""
 
     host: str = field(
@@ -53,7 +53,6 @@ class ServeConfig(LLMOptions, EpisodeConfig):
             "choices": ALL_REASONERS,
         },
     )
-    n_particles: int = field(default=1, metadata={"help": "goal particles requested per decision (llm)", "ge": 1})
     human: HumanParams = field(
         default_factory=HumanParams,
         metadata={"help": "the human model of inference; in household a value left at its default takes Household's"},
@@ -118,15 +117,8 @@ def serve_settings(config: ServeConfig) -> ServeSettings:
             raise UserError(f"a person may take any move: {name} inference needs --human-epsilon > 0")
     llm = None
     if "llm" in helpers:
-        if config.model is None:
-            raise UserError("--reasoner llm needs --model SPEC (e.g. --model smollm2-135m or a trained OUT/final)")
-        if config.prompt_style not in domain.prompt_styles:
-            styles = ", ".join(domain.prompt_styles)
-            raise UserError(f"--prompt-style {config.prompt_style} is not one of {config.domain}'s: {styles}")
-        backend = load_backend(
-            config.model, endpoint=config, **({} if ":" in config.model else {"dtype": config.dtype})
-        )
-        llm_settings = LLMSettings(config.prompt_style, config.n_particles, config.temperature, config.max_new_tokens)
+        llm_settings = config.assist_settings(domain.prompt_styles)
+        backend = config.backend()
         lock = threading.Lock()
 
         def llm(seed: int) -> Reasoner:

@@ -1,0 +1,68 @@
+"""The ``--model``/``--prompt-style``/decoding flags shared by every command that can run an LLM
+reasoner (``gridworld``, ``household``, ``serve``), and how they become a backend and settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mindzero.core.errors import UserError
+from mindzero.inference.llm import LLMSettings
+from mindzero.llm import EndpointOptions, load_backend
+from mindzero.llm.base import Backend
+from mindzero.llm.transformers_backend import DTYPES
+
+#: Every domain's prompt styles; a command checks the one given against its domain's own.
+ALL_PROMPT_STYLES = ("compact", "full", "relative")
+
+
+@dataclass(kw_only=True)
+class ModelOptions(EndpointOptions):
+    """Which model answers and how it decodes."""
+
+    model: str | None = field(
+        default=None, metadata={"help": "--reasoner llm: smollm2-135m, a folder, or an hf:/vllm:/openai: spec"}
+    )
+    dtype: str = field(default="float32", metadata={"help": "weights dtype of local models", "choices": DTYPES})
+    temperature: float = field(default=0.0, metadata={"help": "0 = greedy decoding", "ge": 0})
+    max_new_tokens: int = field(default=64, metadata={"help": "completion token budget", "ge": 1})
+
+    def require_model(self) -> None:
+        if self.model is None:
+            raise UserError("--reasoner llm needs --model SPEC (e.g. --model smollm2-135m or a trained OUT/final)")
+
+    def backend(self) -> Backend:
+        """The backend of ``--model`` (a clear error when it is missing); ``--dtype`` for local models."""
+        self.require_model()
+        kwargs = {} if ":" in self.model else {"dtype": self.dtype}
+        return load_backend(self.model, endpoint=self, **kwargs)
+
+
+@dataclass(kw_only=True)
+class LLMOptions(ModelOptions):
+    """Options of ``--reasoner llm`` that prompts with a domain's own prompt styles."""
+
+    prompt_style: str = field(
+        default="compact",
+        metadata={
+            "help": "compact (short, CPU) | full (paper transcript) | relative (gridworld, scratch models)",
+            "choices": ALL_PROMPT_STYLES,
+        },
+    )
+
+    def llm_settings(self, prompt_styles: tuple[str, ...], n_particles: int = 1) -> LLMSettings:
+        """The reasoner's settings, once ``--model`` and ``--prompt-style`` are known to fit the domain."""
+        self.require_model()
+        if self.prompt_style not in prompt_styles:
+            styles = ", ".join(prompt_styles)
+            raise UserError(f"--prompt-style {self.prompt_style} is not one of this domain's: {styles}")
+        return LLMSettings(self.prompt_style, n_particles, self.temperature, self.max_new_tokens)
+
+
+@dataclass(kw_only=True)
+class AssistLLMOptions(LLMOptions):
+    """Options of ``--reasoner llm`` in the assistance commands: also the particle count."""
+
+    n_particles: int = field(default=1, metadata={"help": "goal particles requested per decision (llm)", "ge": 1})
+
+    def assist_settings(self, prompt_styles: tuple[str, ...]) -> LLMSettings:
+        return self.llm_settings(prompt_styles, self.n_particles)
