@@ -8,7 +8,7 @@ averaged over episodes and seeds; a failed run counts as ``max_steps`` ticks.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -146,12 +146,6 @@ def _mean(values: Sequence[float]) -> float | None:
     return float(np.mean(values)) if len(values) else None
 
 
-def stderr(values) -> float:
-    """Standard error of the mean (0 for a single value)."""
-    values = np.asarray(values, dtype=np.float64)
-    return float(values.std(ddof=1) / np.sqrt(len(values))) if len(values) > 1 else 0.0
-
-
 class Mean:
     """Running mean and standard error of a stream of numbers in constant memory. The sums are exact
     (fractions), so the result is correctly rounded and the same however a run was interrupted."""
@@ -178,6 +172,14 @@ class Mean:
             return 0.0
         variance = (self.squares - self.sum * self.sum / self.n) / (self.n - 1)
         return math.sqrt(float(variance) / self.n)
+
+
+def stderr(values: Iterable[float]) -> float:
+    """Standard error of the mean of ``values`` (0 for a single value)."""
+    mean = Mean()
+    for value in values:
+        mean.add(float(value))
+    return mean.stderr()
 
 
 #: Per-run sample fields averaged into ``metrics[name]``.

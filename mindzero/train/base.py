@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,6 +80,25 @@ def require(module: str, extra: str) -> Any:
         return importlib.import_module(module)
     except ImportError as err:
         raise UserError(f'training needs {err.name}: pip install "mindzero[{extra}]"') from None
+
+
+def trainer_args(args_class: type, config: TrainConfig, **options: Any) -> Any:
+    """A transformers/TRL arguments object (``TrainingArguments``, ``SFTConfig``, ``GRPOConfig``)
+    with what every trainer here sets: the output folder, the seeds, no reporting, the CPU when no
+    GPU is visible; ``options`` add to or override these."""
+    common = {
+        "output_dir": str(config.out),
+        "seed": config.seed,
+        "data_seed": config.seed,
+        "report_to": [],
+        "use_cpu": use_cpu(),
+    }
+    return args_class(**(common | options))
+
+
+def step_row(state: Any, logs: dict) -> dict:
+    """A training-log line of an SFT-style trainer: the step, the wall clock (s) and the trainer's logs."""
+    return {"step": state.global_step, "time": time.time(), **logs}
 
 
 def use_cpu() -> bool:

@@ -42,7 +42,7 @@ from mindzero.train.base import (
     require,
     resume_checkpoint,
     save_final,
-    use_cpu,
+    trainer_args,
     write_run_config,
 )
 
@@ -72,6 +72,14 @@ class FormatSFTConfig(TrainConfig):
         default=8, metadata={"help": "held-out prompts decoded greedily after training (0: none)", "ge": 0}
     )
     max_new_tokens: int = field(default=64, metadata={"help": "completion budget of the held-out check", "ge": 1})
+    choice_temperature: float = field(
+        default=0.0,
+        metadata={
+            "help": "--model scratch: 0 = each choice target is the untrained model's preferred choice; "
+            "T > 0 = drawn with probabilities softmax(z / T), z its standardised scores (keeps answers varied)",
+            "ge": 0,
+        },
+    )
 
 
 def format_task(config: FormatSFTConfig) -> SSRLTask:
@@ -141,7 +149,13 @@ def tokenized(row: dict, tokenizer: Any) -> dict:
 
 
 def own_choices(
-    model: Any, tokenizer: Any, items: list[dict], choice_tokens: tuple[str, ...], batch: int = 256
+    model: Any,
+    tokenizer: Any,
+    items: list[dict],
+    choice_tokens: tuple[str, ...],
+    temperature: float = 0.0,
+    seed: int = 0,
+    batch: int = 256,
 ) -> None:
     """Replace each choice token of the targets by the one the untrained model itself prefers there.
 
@@ -153,8 +167,16 @@ def own_choices(
 
     A choice token is replaced by one with the same leading space (the text keeps its form), and
     never by the choice just before it in the same answer: a goal pair names two objects (an
-    answer of one choice, as QA's letter, is unaffected)."""
+    answer of one choice, as QA's letter, is unaffected).
+
+    ``temperature`` 0 takes the preferred choice; T > 0 draws it from softmax(z / T) of the
+    scores standardised over the allowed choices: the warm-started model then answers each prompt
+    with a varied choice that still depends on the prompt. With the argmax, a cpu-tiny assist
+    model's first letter had 0.29 nats of token entropy at temperature 1: GRPO's 8 rollouts of a
+    prompt then mostly say the same and the policy collapses to one answer for every prompt."""
     import torch
+
+    generator = torch.Generator().manual_seed(seed)
 
     ids = [tokenizer.convert_tokens_to_ids(tokenizer.tokenize(t))[0] for t in choice_tokens]
     choice = {i: t.strip() for i, t in zip(ids, choice_tokens)}
@@ -175,8 +197,14 @@ def own_choices(
                 for k in where:
                     original = item["input_ids"][k]
                     allowed = [spaced[i] == spaced[original] and choice[i] != previous for i in ids]
-                    ranked = scores[k - 1].masked_fill(~torch.tensor(allowed), float("-inf"))
-                    item["input_ids"][k] = ids[int(ranked.argmax())]
+                    keep, score = torch.tensor(allowed), scores[k - 1]
+                    if temperature > 0:
+                        z = (score - score[keep].mean()) / (score[keep].std() + 1e-6)
+                        probs = torch.softmax(z.masked_fill(~keep, float("-inf")) / temperature, dim=0)
+                        pick = int(torch.multinomial(probs, 1, generator=generator))
+                    else:
+                        pick = int(score.masked_fill(~keep, float("-inf")).argmax())
+                    item["input_ids"][k] = ids[pick]
                     previous = choice[item["input_ids"][k]]
 
 
@@ -200,18 +228,15 @@ def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
         model_path = build_scratch(out / "scratch", [*texts, *CHAT_ROLES], config.scratch, config.seed)
     write_run_config(out, "format_sft_config", config, model_path=model_path)
     tokenizer = load_tokenizer(model_path)
-    args = trl.SFTConfig(
-        output_dir=str(out),
+    args = trainer_args(
+        trl.SFTConfig,
+        config,
         max_steps=config.max_steps,
         per_device_train_batch_size=config.batch_size,
         learning_rate=config.learning_rate,
         logging_steps=1,
         save_steps=config.save_steps,
         save_total_limit=2,
-        seed=config.seed,
-        data_seed=config.seed,
-        report_to=[],
-        use_cpu=use_cpu(),
         completion_only_loss=True,
         activation_checkpointing=False,  # TRL's default trades compute for memory a 135 M model does not need
     )
@@ -219,7 +244,7 @@ def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
     model = AutoModelForCausalLM.from_pretrained(str(model_path))
     items = [tokenized(r, tokenizer) for r in rows]
     if scratch and task.choice_tokens:
-        own_choices(model, tokenizer, items, task.choice_tokens)
+        own_choices(model, tokenizer, items, task.choice_tokens, config.choice_temperature, config.seed)
     trainer = trl.SFTTrainer(
         model=model,
         args=args,

@@ -55,7 +55,9 @@ from mindzero.train.base import (
     require,
     resume_checkpoint,
     save_final,
+    step_row,
     torch_dtype,
+    trainer_args,
     trim_log,
     use_cpu,
 )
@@ -272,8 +274,9 @@ def train_pbm(config: PBMConfig) -> dict:
     model = AutoModelForCausalLM.from_pretrained(base, dtype=torch_dtype(config.bf16))
     if config.train_layers:
         freeze_below(model, config.train_layers)
-    args = TrainingArguments(
-        output_dir=str(out),
+    args = trainer_args(
+        TrainingArguments,
+        config,
         num_train_epochs=config.epochs,
         max_steps=config.max_steps,
         learning_rate=config.learning_rate,
@@ -287,12 +290,8 @@ def train_pbm(config: PBMConfig) -> dict:
         save_total_limit=2,
         bf16=bool(config.bf16) and not use_cpu(),
         activation_checkpointing=bool(config.gradient_checkpointing),
-        seed=config.seed,
-        data_seed=config.seed,
-        report_to=[],
         remove_unused_columns=False,
         dataloader_num_workers=0,
-        use_cpu=use_cpu(),
     )
     log = out / "train_log.jsonl"
     trim_log(log, checkpoint_step(checkpoint))
@@ -304,7 +303,7 @@ def train_pbm(config: PBMConfig) -> dict:
         processing_class=tokenizer,
         callbacks=[
             pbm_checkpoints(out, pbm),
-            jsonl_log(log, lambda state, logs: {"step": state.global_step, "time": time.time(), **logs}),
+            jsonl_log(log, step_row),
         ],
     )
     result = trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)

@@ -59,6 +59,7 @@ from mindzero.train.base import (
     resume_checkpoint,
     save_final,
     torch_dtype,
+    trainer_args,
     trim_log,
     use_cpu,
     write_run_config,
@@ -199,6 +200,14 @@ class SSRLConfig(TrainConfig):
     format_steps: int | None = field(
         default=None,
         metadata={"help": "--model scratch: label-free format warm start steps (random answers) before GRPO", "ge": 0},
+    )
+    format_choice_temperature: float = field(
+        default=0.0,
+        metadata={
+            "help": "--model scratch: 0 = the warm start fits the untrained model's preferred choices; T > 0 "
+            "draws them from its softmax(z / T) (see train format-sft --choice-temperature)",
+            "ge": 0,
+        },
     )
     eval_every: int | None = field(
         default=None,
@@ -373,7 +382,9 @@ def grpo_args(config: SSRLConfig, out: Path) -> Any:
             f"prompts_per_step x num_generations = {per_step} must split into micro batches of {micro} "
             f"on {world} process(es); change --micro-batch"
         )
-    return trl.GRPOConfig(
+    return trainer_args(
+        trl.GRPOConfig,
+        config,
         output_dir=str(out),
         learning_rate=config.learning_rate,
         beta=config.beta,
@@ -391,9 +402,6 @@ def grpo_args(config: SSRLConfig, out: Path) -> Any:
         save_steps=config.save_steps,
         save_total_limit=2,
         logging_steps=1,
-        seed=config.seed,
-        data_seed=config.seed,
-        report_to=[],
         disable_tqdm=False,
         use_cpu=not config.use_vllm and use_cpu(),
         remove_unused_columns=False,
@@ -425,6 +433,7 @@ def format_warm_start(config: SSRLConfig) -> Path:
                 save_steps=config.format_steps,
                 eval_prompts=16,
                 max_new_tokens=config.max_completion_length,
+                choice_temperature=config.format_choice_temperature,
             )
         )
     return folder / "final"

@@ -41,8 +41,9 @@ from mindzero.train.base import (
     require,
     resume_checkpoint,
     save_final,
+    step_row,
+    trainer_args,
     trim_log,
-    use_cpu,
     write_run_config,
 )
 
@@ -179,8 +180,9 @@ def train_trace_policy(config: TracePolicyConfig) -> dict[str, Any]:
     write_run_config(out, "trace_policy_config", config, model_path=model_path)
     tokenizer = load_tokenizer(model_path)
     items = [tokenized(r, tokenizer) for r in policy_rows(questions)]
-    args = trl.SFTConfig(
-        output_dir=str(out),
+    args = trainer_args(
+        trl.SFTConfig,
+        config,
         max_steps=config.max_steps,
         per_device_train_batch_size=config.batch_size,
         learning_rate=config.learning_rate,
@@ -190,10 +192,6 @@ def train_trace_policy(config: TracePolicyConfig) -> dict[str, Any]:
         logging_steps=10,
         save_steps=config.save_steps,
         save_total_limit=3,
-        seed=config.seed,
-        data_seed=config.seed,
-        report_to=[],
-        use_cpu=use_cpu(),
         completion_only_loss=True,
         max_length=None,
         activation_checkpointing=False,
@@ -205,7 +203,7 @@ def train_trace_policy(config: TracePolicyConfig) -> dict[str, Any]:
         args=args,
         train_dataset=datasets.Dataset.from_list(items),
         processing_class=tokenizer,
-        callbacks=[jsonl_log(log, lambda state, logs: {"step": state.global_step, "time": time.time(), **logs})],
+        callbacks=[jsonl_log(log, step_row)],
     )
     result = trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
     final = save_final(trainer, tokenizer, out)

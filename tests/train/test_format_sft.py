@@ -79,3 +79,31 @@ def test_two_steps_save_a_model_and_report_the_held_out_check(tiny_model_dir: Pa
     assert [e["step"] for e in log] == [1, 2] and all(e["loss"] > 0 for e in log)
     held = json.loads((out / "summary.json").read_text())["held_out"]
     assert held["prompts"] == 2 and held["parse_failure_rate"] == 1.0  # a random tiny model writes no JSON
+
+
+def test_own_choices_drawn_at_a_temperature_vary_where_the_argmax_repeats(tmp_path: Path) -> None:
+    """``choice_temperature`` > 0 draws each target letter from the untrained model's own
+    (standardised) scores: more distinct first letters than the argmax gives, the same ones for
+    the same seed, and every answer still names two different objects."""
+    from transformers import AutoModelForCausalLM
+
+    from mindzero.train.base import CHAT_ROLES, ScratchSpec, build_scratch, load_tokenizer
+    from mindzero.train.format_sft import own_choices, tokenized
+
+    config = FormatSFTConfig(train_episodes=12, n_particles=1, prompt_style="relative")
+    rows = format_rows(config)
+    texts = [t for r in rows for t in (r["prompt"][0]["content"], r["completion"][0]["content"])]
+    folder = build_scratch(tmp_path / "scratch", [*texts, *CHAT_ROLES], ScratchSpec(hidden=32, layers=1), 0)
+    tokenizer, model = load_tokenizer(folder), AutoModelForCausalLM.from_pretrained(str(folder))
+
+    def first_letters(temperature: float, seed: int) -> list[str]:
+        items = [tokenized(r, tokenizer) for r in rows]
+        own_choices(model, tokenizer, items, AssistTask.choice_tokens, temperature, seed)
+        answers = [tokenizer.decode([t for t, m in zip(x["input_ids"], x["completion_mask"]) if m]) for x in items]
+        pairs = [a.split()[:2] for a in answers]
+        assert all(len(p) == 2 and p[0] != p[1] for p in pairs), answers[:5]
+        return [p[0] for p in pairs]
+
+    greedy, drawn = first_letters(0.0, 0), first_letters(0.5, 0)
+    assert len(set(drawn)) > len(set(greedy)) and len(set(drawn)) >= 5
+    assert first_letters(0.5, 0) == drawn and first_letters(0.5, 1) != drawn
