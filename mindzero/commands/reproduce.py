@@ -75,7 +75,7 @@ CPU_STEPS = (
         "ssrl-qa-tiny",
         ("train", "ssrl", "--preset", "cpu-tiny", "--task", "qa", "--max-completion-length", "4", "--seed", "{seed}")
         + ("--out", "{out}"),
-        15.0,
+        57.0,  # 2026-12-01, 1,200 steps on a loaded machine
         ("--resume", "true"),
     ),
     Step(
@@ -134,7 +134,7 @@ PRESETS = {"cpu": CPU_STEPS, "gpu": GPU_STEPS}
 def register(areas: argparse._SubParsersAction) -> None:
     parser = areas.add_parser(
         "reproduce",
-        help="run every experiment of a preset (cpu: feasible here in about an hour) and write the report",
+        help="run every experiment of a preset (cpu: feasible here in about 1.5 hours) and write the report",
         description="Run a preset's experiments one after the other into OUT/<step>/ (skipping finished "
         "steps, continuing an interrupted one), then `mindzero report paper OUT --out OUT/report`.",
     )
