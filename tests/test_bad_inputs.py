@@ -89,6 +89,11 @@ CASES = [
     (["gridworld", "assist", "--reasoner", ""], "--reasoner needs at least one value"),
     (["gridworld", "assist", "--reasoner", "exact,psychic"], "--reasoner must be one of none, random, oracle"),
     (["gridworld", "assist", "--reasoner", "llm"], "--reasoner llm needs --model"),
+    (["household", "assist", "--reasoner", "llm"], "--reasoner llm needs --model"),
+    (
+        ["household", "assist", "--reasoner", "llm", "--model", "smollm2-135m", "--prompt-style", "relative"],
+        "--prompt-style relative is not one of this domain's: full, compact",
+    ),
     (["gridworld", "assist", "--family", "hills"], "--family must be one of empty, obstacles10"),
     (["gridworld", "assist", "--request-timeout", "0"], "--request-timeout must be greater than 0"),
     (["gridworld", "assist", "--retries", "-1"], "--retries must be at least 0, got -1"),
