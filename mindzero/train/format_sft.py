@@ -80,6 +80,10 @@ class FormatSFTConfig(TrainConfig):
             "ge": 0,
         },
     )
+    choice_balance: bool = field(
+        default=False,
+        metadata={"help": "--model scratch: standardise each choice's score over all prompts first (no shared bias)"},
+    )
 
 
 def format_task(config: FormatSFTConfig) -> SSRLTask:
@@ -155,6 +159,7 @@ def own_choices(
     choice_tokens: tuple[str, ...],
     temperature: float = 0.0,
     seed: int = 0,
+    balance: bool = False,
     batch: int = 256,
 ) -> None:
     """Replace each choice token of the targets by the one the untrained model itself prefers there.
@@ -173,7 +178,12 @@ def own_choices(
     scores standardised over the allowed choices: the warm-started model then answers each prompt
     with a varied choice that still depends on the prompt. With the argmax, a cpu-tiny assist
     model's first letter had 0.29 nats of token entropy at temperature 1: GRPO's 8 rollouts of a
-    prompt then mostly say the same and the policy collapses to one answer for every prompt."""
+    prompt then mostly say the same and the policy collapses to one answer for every prompt.
+
+    ``balance``: first standardise each choice's score over all prompts. An untrained model's
+    scores are mostly a per-choice bias shared by every prompt (after a warm start on its raw
+    preferences, `D G` was the greedy assist answer to 44 of 67 held-out prompts); balanced, each
+    choice is preferred about equally often and which one depends on the prompt."""
     import torch
 
     generator = torch.Generator().manual_seed(seed)
@@ -184,28 +194,38 @@ def own_choices(
     positions = [
         [k for k, t in enumerate(item["input_ids"]) if t in choice and item["completion_mask"][k]] for item in items
     ]
+    pad = tokenizer.pad_token_id
+    scores = []  # per choice position of every item, in order: the untrained model's scores
     with torch.inference_mode():
         for lo in range(0, len(items), batch):
             chunk = items[lo : lo + batch]
             width = max(len(x["input_ids"]) for x in chunk)
-            pad = tokenizer.pad_token_id
             input_ids = torch.tensor([x["input_ids"] + [pad] * (width - len(x["input_ids"])) for x in chunk])
             mask = torch.tensor([[1] * len(x["input_ids"]) + [0] * (width - len(x["input_ids"])) for x in chunk])
             logits = model(input_ids=input_ids, attention_mask=mask).logits[:, :, ids]
-            for item, where, scores in zip(chunk, positions[lo : lo + batch], logits):
-                previous = None
-                for k in where:
-                    original = item["input_ids"][k]
-                    allowed = [spaced[i] == spaced[original] and choice[i] != previous for i in ids]
-                    keep, score = torch.tensor(allowed), scores[k - 1]
-                    if temperature > 0:
-                        z = (score - score[keep].mean()) / (score[keep].std() + 1e-6)
-                        probs = torch.softmax(z.masked_fill(~keep, float("-inf")) / temperature, dim=0)
-                        pick = int(torch.multinomial(probs, 1, generator=generator))
-                    else:
-                        pick = int(score.masked_fill(~keep, float("-inf")).argmax())
-                    item["input_ids"][k] = ids[pick]
-                    previous = choice[item["input_ids"][k]]
+            scores.extend(row[k - 1] for row, where in zip(logits, positions[lo : lo + batch]) for k in where)
+    if not scores:
+        return
+    scores = torch.stack(scores)
+    if balance:  # per choice and per place in the answer (a pair's first letter, its second, ...)
+        place = torch.tensor([j for where in positions for j in range(len(where))])
+        for j in place.unique():
+            rows = scores[place == j]
+            scores[place == j] = (rows - rows.mean(0)) / (rows.std(0) + 1e-6)
+    at = iter(scores)
+    for item, where in zip(items, positions):
+        previous = None
+        for k in where:
+            original, score = item["input_ids"][k], next(at)
+            keep = torch.tensor([spaced[i] == spaced[original] and choice[i] != previous for i in ids])
+            if temperature > 0:
+                z = (score - score[keep].mean()) / (score[keep].std() + 1e-6)
+                probs = torch.softmax(z.masked_fill(~keep, float("-inf")) / temperature, dim=0)
+                pick = int(torch.multinomial(probs, 1, generator=generator))
+            else:
+                pick = int(score.masked_fill(~keep, float("-inf")).argmax())
+            item["input_ids"][k] = ids[pick]
+            previous = choice[item["input_ids"][k]]
 
 
 def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
@@ -244,7 +264,9 @@ def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
     model = AutoModelForCausalLM.from_pretrained(str(model_path))
     items = [tokenized(r, tokenizer) for r in rows]
     if scratch and task.choice_tokens:
-        own_choices(model, tokenizer, items, task.choice_tokens, config.choice_temperature, config.seed)
+        own_choices(
+            model, tokenizer, items, task.choice_tokens, config.choice_temperature, config.seed, config.choice_balance
+        )
     trainer = trl.SFTTrainer(
         model=model,
         args=args,

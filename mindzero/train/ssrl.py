@@ -211,6 +211,10 @@ class SSRLConfig(TrainConfig):
             "ge": 0,
         },
     )
+    format_choice_balance: bool = field(
+        default=False,
+        metadata={"help": "--model scratch: warm-start choices balanced over prompts (format-sft --choice-balance)"},
+    )
     eval_every: int | None = field(
         default=None,
         metadata={"help": "held-out learning curve every N steps into OUT/curves.jsonl (0 = off)", "ge": 0},
@@ -436,6 +440,7 @@ def format_warm_start(config: SSRLConfig) -> Path:
                 eval_prompts=16,
                 max_new_tokens=config.max_completion_length,
                 choice_temperature=config.format_choice_temperature or 0.0,
+                choice_balance=config.format_choice_balance,
             )
         )
     return folder / "final"

@@ -107,3 +107,24 @@ def test_own_choices_drawn_at_a_temperature_vary_where_the_argmax_repeats(tmp_pa
     greedy, drawn = first_letters(0.0, 0), first_letters(0.5, 0)
     assert len(set(drawn)) > len(set(greedy)) and len(set(drawn)) >= 5
     assert first_letters(0.5, 0) == drawn and first_letters(0.5, 1) != drawn
+
+
+def test_balanced_own_choices_spread_the_first_letter_over_the_objects(tmp_path: Path) -> None:
+    """``balance`` removes the per-letter bias an untrained model shares across prompts: the
+    argmax then picks many first letters, none of them for most prompts."""
+    from collections import Counter
+
+    from transformers import AutoModelForCausalLM
+
+    from mindzero.train.base import CHAT_ROLES, ScratchSpec, build_scratch, load_tokenizer
+    from mindzero.train.format_sft import own_choices, tokenized
+
+    rows = format_rows(FormatSFTConfig(train_episodes=12, n_particles=1, prompt_style="relative"))
+    texts = [t for r in rows for t in (r["prompt"][0]["content"], r["completion"][0]["content"])]
+    folder = build_scratch(tmp_path / "scratch", [*texts, *CHAT_ROLES], ScratchSpec(hidden=32, layers=1), 0)
+    tokenizer, model = load_tokenizer(folder), AutoModelForCausalLM.from_pretrained(str(folder))
+    items = [tokenized(r, tokenizer) for r in rows]
+    own_choices(model, tokenizer, items, AssistTask.choice_tokens, balance=True)
+    answers = [tokenizer.decode([t for t, m in zip(x["input_ids"], x["completion_mask"]) if m]) for x in items]
+    first = Counter(a.split()[0] for a in answers)
+    assert len(first) >= 6 and max(first.values()) < 0.4 * len(answers), first
