@@ -6,13 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mindzero.core.errors import UserError
+from mindzero.domains.gridworld.qa import PROMPT_STYLES as GRIDWORLD_STYLES
+from mindzero.domains.household.ssrl import PROMPT_STYLES as HOUSEHOLD_STYLES
 from mindzero.inference.llm import LLMSettings
 from mindzero.llm import EndpointOptions, load_backend
 from mindzero.llm.base import Backend
 from mindzero.llm.transformers_backend import DTYPES
 
 #: Every domain's prompt styles; a command checks the one given against its domain's own.
-ALL_PROMPT_STYLES = ("compact", "full", "relative")
+ALL_PROMPT_STYLES = tuple(dict.fromkeys((*GRIDWORLD_STYLES, *HOUSEHOLD_STYLES)))
 
 
 @dataclass(kw_only=True)

@@ -48,8 +48,9 @@ class ScratchSpec:
     )
 
 
-def build_scratch(folder: Path, texts: Iterable[str], spec: ScratchSpec, seed: int) -> Path:
-    """The scratch model and tokenizer in ``folder`` (built once; kept for resumed runs)."""
+def build_scratch(folder: Path, texts: Iterable[str], spec: ScratchSpec, seed: int, **tokenizer: Any) -> Path:
+    """The scratch model and tokenizer in ``folder`` (built once; kept for resumed runs);
+    ``tokenizer``: further options of :func:`~mindzero.llm.tiny.build_scratch_model` (atoms, positions)."""
     if not (Path(folder) / "config.json").is_file():
         build_scratch_model(
             folder,
@@ -60,6 +61,7 @@ def build_scratch(folder: Path, texts: Iterable[str], spec: ScratchSpec, seed: i
             intermediate_size=4 * spec.hidden,
             num_hidden_layers=spec.layers,
             num_attention_heads=spec.heads,
+            **tokenizer,
         )
     return Path(folder)
 

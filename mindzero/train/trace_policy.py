@@ -26,7 +26,6 @@ from typing import Any
 from mindzero.core.config import apply_preset
 from mindzero.core.errors import UserError
 from mindzero.llm.models import resolve_model
-from mindzero.llm.tiny import build_scratch_model
 from mindzero.pbm.data import INSTRUCTIONS, BeliefQuestion, pbm_problem, policy_messages, questions_from_stories
 from mindzero.stories.generator import ANIMALS, CONTAINERS, ITEMS, NAMES, OBJECTS, ROOMS, generate_stories
 from mindzero.stories.traces import render_gold_trace
@@ -35,6 +34,7 @@ from mindzero.train.base import (
     SCRATCH,
     ScratchSpec,
     TrainConfig,
+    build_scratch,
     checkpoint_step,
     jsonl_log,
     load_tokenizer,
@@ -133,21 +133,15 @@ def build_trace_model(folder: Path, texts: list[str], spec: ScratchSpec, seed: i
     """A scratch Llama + trace tokenizer (:data:`TRACE_ATOMS`, the instructions as one token, the
     PBM's tag and labels) in ``folder``, built once and kept for resumed runs. Positions up to 8192
     tokens: a three-chapter prompt and trace is about 1,500."""
-    if not (folder / "config.json").is_file():
-        build_scratch_model(
-            folder,
-            [*texts, *CHAT_ROLES, *PBM_STRINGS * 200],
-            seed=seed,
-            vocab_size=spec.vocab,
-            hidden_size=spec.hidden,
-            intermediate_size=4 * spec.hidden,
-            num_hidden_layers=spec.layers,
-            num_attention_heads=spec.heads,
-            max_positions=8192,
-            atoms=TRACE_ATOMS,
-            whole=(INSTRUCTIONS,),
-        )
-    return folder
+    return build_scratch(
+        folder,
+        [*texts, *CHAT_ROLES, *PBM_STRINGS * 200],
+        spec,
+        seed,
+        max_positions=8192,
+        atoms=TRACE_ATOMS,
+        whole=(INSTRUCTIONS,),
+    )
 
 
 def tokenized(row: dict, tokenizer: Any) -> dict:

@@ -81,20 +81,25 @@ def test_two_steps_save_a_model_and_report_the_held_out_check(tiny_model_dir: Pa
     assert held["prompts"] == 2 and held["parse_failure_rate"] == 1.0  # a random tiny model writes no JSON
 
 
+def _untrained_assist_model(folder: Path) -> tuple[list[dict], object, object]:
+    """One-particle letter-form rows of 12 episodes, and a tiny untrained scratch model and tokenizer."""
+    from transformers import AutoModelForCausalLM
+
+    from mindzero.train.base import CHAT_ROLES, ScratchSpec, build_scratch, load_tokenizer
+
+    rows = format_rows(FormatSFTConfig(train_episodes=12, n_particles=1, prompt_style="relative"))
+    texts = [t for r in rows for t in (r["prompt"][0]["content"], r["completion"][0]["content"])]
+    path = build_scratch(folder, [*texts, *CHAT_ROLES], ScratchSpec(hidden=32, layers=1), 0)
+    return rows, load_tokenizer(path), AutoModelForCausalLM.from_pretrained(str(path))
+
+
 def test_own_choices_drawn_at_a_temperature_vary_where_the_argmax_repeats(tmp_path: Path) -> None:
     """``choice_temperature`` > 0 draws each target letter from the untrained model's own
     (standardised) scores: more distinct first letters than the argmax gives, the same ones for
     the same seed, and every answer still names two different objects."""
-    from transformers import AutoModelForCausalLM
-
-    from mindzero.train.base import CHAT_ROLES, ScratchSpec, build_scratch, load_tokenizer
     from mindzero.train.format_sft import own_choices, tokenized
 
-    config = FormatSFTConfig(train_episodes=12, n_particles=1, prompt_style="relative")
-    rows = format_rows(config)
-    texts = [t for r in rows for t in (r["prompt"][0]["content"], r["completion"][0]["content"])]
-    folder = build_scratch(tmp_path / "scratch", [*texts, *CHAT_ROLES], ScratchSpec(hidden=32, layers=1), 0)
-    tokenizer, model = load_tokenizer(folder), AutoModelForCausalLM.from_pretrained(str(folder))
+    rows, tokenizer, model = _untrained_assist_model(tmp_path / "scratch")
 
     def first_letters(temperature: float, seed: int) -> list[str]:
         items = [tokenized(r, tokenizer) for r in rows]
@@ -114,15 +119,9 @@ def test_balanced_own_choices_spread_the_first_letter_over_the_objects(tmp_path:
     argmax then picks many first letters, none of them for most prompts."""
     from collections import Counter
 
-    from transformers import AutoModelForCausalLM
-
-    from mindzero.train.base import CHAT_ROLES, ScratchSpec, build_scratch, load_tokenizer
     from mindzero.train.format_sft import own_choices, tokenized
 
-    rows = format_rows(FormatSFTConfig(train_episodes=12, n_particles=1, prompt_style="relative"))
-    texts = [t for r in rows for t in (r["prompt"][0]["content"], r["completion"][0]["content"])]
-    folder = build_scratch(tmp_path / "scratch", [*texts, *CHAT_ROLES], ScratchSpec(hidden=32, layers=1), 0)
-    tokenizer, model = load_tokenizer(folder), AutoModelForCausalLM.from_pretrained(str(folder))
+    rows, tokenizer, model = _untrained_assist_model(tmp_path / "scratch")
     items = [tokenized(r, tokenizer) for r in rows]
     own_choices(model, tokenizer, items, AssistTask.choice_tokens, balance=True)
     answers = [tokenizer.decode([t for t, m in zip(x["input_ids"], x["completion_mask"]) if m]) for x in items]
