@@ -49,7 +49,10 @@ def prompts(episodes: int, seed: int) -> list[tuple[str, np.ndarray, set[int]]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--objective", choices=("supervised", "elbo"), default="elbo")
+    parser.add_argument("--objective", choices=("supervised", "elbo", "sampled"), default="elbo")
+    parser.add_argument("--group", type=int, default=8, help="letters drawn per prompt for --objective sampled")
+    parser.add_argument("--scale", choices=("std", "none"), default="std", help="sampled: divide advantages by the group's std")
+    parser.add_argument("--entropy", action="store_true", help="sampled: reward r(o) - log pi(o) (the ELBO's entropy term)")
     parser.add_argument("--steps", type=int, default=400)
     parser.add_argument("--learning-rate", type=float, default=1e-3)
     args = parser.parse_args()
@@ -74,16 +77,25 @@ def main() -> None:
         if step % 50 == 0:
             with torch.no_grad():
                 picks = letter_logits(test).argmax(-1).tolist()
+                entropy = -(torch.log_softmax(letter_logits(test), -1).exp() * torch.log_softmax(letter_logits(test), -1)).sum(-1).mean()
             hits = np.mean([pick in pair for pick, (_, _, pair) in zip(picks, test)])
-            print(f"{step:4d}  {hits:.3f}  {time.perf_counter() - started:.0f}", flush=True)
+            print(f"{step:4d}  {hits:.3f}  {entropy:.2f}  {time.perf_counter() - started:.0f}", flush=True)
         batch = [train[k] for k in rng.choice(len(train), 64)]
         logp = torch.log_softmax(letter_logits(batch), -1)
         if args.objective == "supervised":
             target = torch.tensor([min(pair) for _, _, pair in batch])
             loss = torch.nn.functional.nll_loss(logp, target)
-        else:
+        elif args.objective == "elbo":
             reward = torch.tensor(np.stack([r for _, r, _ in batch]), dtype=torch.float32)
             loss = -(logp.exp() * (reward - logp)).sum(-1).mean()
+        else:
+            reward = torch.tensor(np.stack([r for _, r, _ in batch]), dtype=torch.float32)
+            drawn = torch.multinomial(logp.exp().detach(), args.group, replacement=True)
+            r = reward.gather(1, drawn) - (logp.detach().gather(1, drawn) if args.entropy else 0)
+            advantage = r - r.mean(1, keepdim=True)
+            if args.scale == "std":
+                advantage = advantage / (r.std(1, keepdim=True) + 1e-4)
+            loss = -(advantage * logp.gather(1, drawn)).mean()
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()

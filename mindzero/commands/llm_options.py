@@ -51,13 +51,13 @@ class LLMOptions(ModelOptions):
         },
     )
 
-    def llm_settings(self, prompt_styles: tuple[str, ...], n_particles: int = 1) -> LLMSettings:
+    def llm_settings(self, prompt_styles: tuple[str, ...], n_particles: int = 1, samples: int = 1) -> LLMSettings:
         """The reasoner's settings, once ``--model`` and ``--prompt-style`` are known to fit the domain."""
         self.require_model()
         if self.prompt_style not in prompt_styles:
             styles = ", ".join(prompt_styles)
             raise UserError(f"--prompt-style {self.prompt_style} is not one of this domain's: {styles}")
-        return LLMSettings(self.prompt_style, n_particles, self.temperature, self.max_new_tokens)
+        return LLMSettings(self.prompt_style, n_particles, self.temperature, self.max_new_tokens, samples)
 
 
 @dataclass(kw_only=True)
@@ -65,6 +65,13 @@ class AssistLLMOptions(LLMOptions):
     """Options of ``--reasoner llm`` in the assistance commands: also the particle count."""
 
     n_particles: int = field(default=1, metadata={"help": "goal particles requested per decision (llm)", "ge": 1})
+    samples: int = field(
+        default=1,
+        metadata={
+            "help": "completions sampled per decision at --temperature (> 0), their particles averaged (llm)",
+            "ge": 1,
+        },
+    )
 
     def assist_settings(self, prompt_styles: tuple[str, ...]) -> LLMSettings:
-        return self.llm_settings(prompt_styles, self.n_particles)
+        return self.llm_settings(prompt_styles, self.n_particles, self.samples)

@@ -64,7 +64,15 @@ class SSRLReward:
         """Reward of one completion given its row's columns."""
         return self.score_in(completion, self.context(row))
 
-    def __call__(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Any) -> list[float]:
+    def __call__(
+        self,
+        prompts: Sequence[Any],
+        completions: Sequence[Any],
+        bonus: Sequence[float] | None = None,
+        **columns: Any,
+    ) -> list[float]:
+        """``bonus``: nats added to each *valid* completion's reward before failures are placed
+        below their group (the trainer's policy-entropy term); a failure never earns it."""
         names = self.task.columns
         cells = [columns[name] if name in columns else [None] * len(completions) for name in names]
         contexts: dict[tuple, RewardContext] = {}
@@ -79,6 +87,8 @@ class SSRLReward:
                     context = contexts[key] = self.context(dict(zip(names, values)))
                 last = values
             rewards.append(self.score_in(completion, context))
+            if bonus is not None and self.results[-1].ok:
+                rewards[-1] += bonus[len(rewards) - 1]
             keys.append(key)
         return self._failures_below_group(rewards, keys)
 

@@ -21,7 +21,7 @@ import numpy as np
 from tqdm import tqdm
 
 from mindzero.core.errors import UserError
-from mindzero.core.parsing import ParseCounter, parse_option
+from mindzero.core.parsing import ParseCounter, ParseResult, parse_option
 from mindzero.core.posterior import Posterior
 from mindzero.domains.base import Domain
 from mindzero.llm.base import Backend, Usage
@@ -29,15 +29,19 @@ from mindzero.llm.base import Backend, Usage
 
 @dataclass
 class DecisionStats:
-    """Totals over a reasoner's decisions (one decision = one observed action, one LLM call)."""
+    """Totals over a reasoner's decisions (one decision = one observed action, one LLM call of
+    ``samples`` completions); parse failures are counted per completion."""
 
     parses: ParseCounter = field(default_factory=ParseCounter)
     tokens: int = 0
     tflops: float | None = 0.0
     seconds: float = 0.0
+    decisions: int = 0
 
-    def add_batch(self, usage: Usage, failures: list[str | None]) -> None:
-        """Record decisions made together in one measured block (``None`` = parsed fine)."""
+    def add_batch(self, usage: Usage, failures: list[str | None], samples: int = 1) -> None:
+        """Record the completions of decisions made together in one measured block, ``samples``
+        completions per decision (``None`` = parsed fine)."""
+        self.decisions += len(failures) // samples
         self.parses.n += len(failures)
         for reason in failures:
             if reason is not None:
@@ -49,12 +53,16 @@ class DecisionStats:
     def merge(self, other: DecisionStats) -> DecisionStats:
         tflops = None if self.tflops is None or other.tflops is None else self.tflops + other.tflops
         return DecisionStats(
-            self.parses.merge(other.parses), self.tokens + other.tokens, tflops, self.seconds + other.seconds
+            self.parses.merge(other.parses),
+            self.tokens + other.tokens,
+            tflops,
+            self.seconds + other.seconds,
+            self.decisions + other.decisions,
         )
 
     def metrics(self) -> dict[str, Any]:
         """Per-decision costs and rates for ``results.json`` (TFLOPs = 10^12 FLOPs)."""
-        n = self.parses.n
+        n = self.decisions
         parses = self.parses.metrics()
         return {
             "decisions": n,
@@ -74,6 +82,22 @@ class LLMSettings:
     n_particles: int = 1
     temperature: float = 0.0
     max_new_tokens: int = 64
+    samples: int = 1  # assistance: completions per decision, their particles averaged (> 1 needs temperature > 0)
+
+    def __post_init__(self) -> None:
+        if self.samples > 1 and self.temperature <= 0:
+            raise UserError(f"{self.samples} samples per decision need a temperature > 0 (greedy ones are identical)")
+
+
+def mixture(results: Sequence[ParseResult]) -> Posterior | None:
+    """The mean of the parsed completions' posteriors (each completion weighs the same), or None
+    when none parsed. A policy trained with ``--policy-entropy`` samples its posterior: the mean of
+    k single-particle samples estimates it."""
+    valid = [r.posterior for r in results if r.ok]
+    if not valid:
+        return None
+    hypotheses = [h for p in valid for h in p.hypotheses]
+    return Posterior.from_weights(hypotheses, np.concatenate([p.probs for p in valid]))
 
 
 class LLMReasoner:
@@ -101,17 +125,16 @@ class LLMReasoner:
         prompt = self.domain.assist_prompt(self.episode, self.observations, settings.n_particles, settings.prompt_style)
         seed = self.seed * 1_000_003 + len(self.observations)
         with self.backend.usage.measure() as usage:
-            generation = self.backend.generate(
+            generations = self.backend.generate(
                 [[{"role": "user", "content": prompt}]],
-                n=1,
-                temperature=self.settings.temperature,
-                max_new_tokens=self.settings.max_new_tokens,
+                n=settings.samples,
+                temperature=settings.temperature,
+                max_new_tokens=settings.max_new_tokens,
                 seed=seed,
-            )[0][0]
-        result = self.domain.parse_particles(generation.text, self.episode, settings.n_particles)
-        self.stats.add_batch(usage, [None if result.ok else result.reason])
-        if result.ok:
-            self.posterior = result.posterior
+            )[0]
+        results = [self.domain.parse_particles(g.text, self.episode, settings.n_particles) for g in generations]
+        self.stats.add_batch(usage, [None if r.ok else r.reason for r in results], settings.samples)
+        self.posterior = mixture(results) or self.posterior
         return self.posterior
 
 

@@ -5,7 +5,7 @@
 - Assistance: at decision points of held-out episodes (the human acting alone, every ``every``
   actions), the model's particles as a posterior: mean KL(exact ‖ model), mean p(true goal) and
   parse failures; references are the exact posterior's p(true goal) and the uniform posterior's
-  KL and p(true goal). A completion that does not parse counts as the uniform posterior.
+  KL and p(true goal). A decision none of whose completions parse counts as the uniform posterior.
 
 Only evaluation reads goals and labels; nothing here reaches a trainer's batches.
 """
@@ -21,7 +21,7 @@ import numpy as np
 from mindzero.core.human import HumanParams
 from mindzero.core.posterior import Posterior
 from mindzero.domains.base import Domain
-from mindzero.inference.llm import LLMQAAnswerer, LLMSettings
+from mindzero.inference.llm import LLMQAAnswerer, LLMSettings, mixture
 from mindzero.llm.base import Backend
 from mindzero.tasks.assist import kl_to_exact
 from mindzero.tasks.qa import evaluate_qa_llm
@@ -61,20 +61,31 @@ def assist_decisions(
 
 
 def score_assist(
-    domain: Domain, backend: Backend, decisions: Sequence[Decision], n_particles: int, style: str, max_new_tokens: int
+    domain: Domain,
+    backend: Backend,
+    decisions: Sequence[Decision],
+    n_particles: int,
+    style: str,
+    max_new_tokens: int,
+    samples: int = 1,
+    temperature: float = 1.0,
+    seed: int = 0,
 ) -> dict[str, float]:
-    """Greedy particles at every decision, compared with exact inference (KL in nats)."""
+    """The model's particles at every decision, compared with exact inference (KL in nats): greedy,
+    or with ``samples`` > 1 the mixture of that many completions drawn at ``temperature``."""
     prompts = [
         [{"role": "user", "content": domain.assist_prompt(d.episode, d.observations, n_particles, style)}]
         for d in decisions
     ]
-    generations = backend.generate(prompts, n=1, temperature=0.0, max_new_tokens=max_new_tokens)
+    generations = backend.generate(
+        prompts, n=samples, temperature=temperature if samples > 1 else 0.0, max_new_tokens=max_new_tokens, seed=seed
+    )
     kls, p_true, failures, exact_p, uniform_kl, uniform_p = [], [], 0, [], [], []
-    for decision, generation in zip(decisions, generations):
+    for decision, completions in zip(decisions, generations):
         uniform = Posterior.uniform(decision.exact.hypotheses)
-        result = domain.parse_particles(generation[0].text, decision.episode, n_particles)
-        failures += not result.ok
-        model = result.posterior if result.ok else uniform
+        results = [domain.parse_particles(c.text, decision.episode, n_particles) for c in completions]
+        failures += sum(not r.ok for r in results)
+        model = mixture(results) or uniform
         kls.append(kl_to_exact(decision.exact, model))
         p_true.append(model.prob(decision.goal))
         exact_p.append(decision.exact.prob(decision.goal))
@@ -83,7 +94,7 @@ def score_assist(
     return {
         "kl_to_exact": float(np.mean(kls)),
         "true_goal_prob": float(np.mean(p_true)),
-        "parse_failure_rate": failures / len(decisions),
+        "parse_failure_rate": failures / (len(decisions) * samples),
         "exact_true_goal_prob": float(np.mean(exact_p)),
         "uniform_kl_to_exact": float(np.mean(uniform_kl)),
         "uniform_true_goal_prob": float(np.mean(uniform_p)),

@@ -81,6 +81,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "prompt_style": "full",
         "learning_rate": 1e-6,
         "beta": 1e-2,
+        "policy_entropy": 0.0,
         "weight_decay": 1e-2,
         "max_grad_norm": 1.0,
         "bf16": True,
@@ -101,6 +102,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "prompt_style": "compact",
         "learning_rate": 2e-5,
         "beta": 1e-2,
+        "policy_entropy": 0.0,
         "weight_decay": 1e-2,
         "max_grad_norm": 1.0,
         "bf16": False,
@@ -121,6 +123,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "prompt_style": "relative",
         "learning_rate": 1e-4,
         "beta": 0.0,
+        "policy_entropy": 0.0,
         "weight_decay": 0.0,
         "max_grad_norm": 1.0,
         "bf16": False,
@@ -189,6 +192,14 @@ class SSRLConfig(TrainConfig):
     temperature: float | None = field(default=None, metadata={"help": "sampling temperature of rollouts", "ge": 0})
     learning_rate: float | None = field(default=None, metadata={"help": "AdamW learning rate", "gt": 0})
     beta: float | None = field(default=None, metadata={"help": "KL coefficient against the reference model", "ge": 0})
+    policy_entropy: float | None = field(
+        default=None,
+        metadata={
+            "help": "weight of -log pi(completion | prompt) added to each reward: the ELBO with the policy's own "
+            "sampling distribution as q, which keeps GRPO from collapsing onto one answer (0 = off)",
+            "ge": 0,
+        },
+    )
     weight_decay: float | None = field(default=None, metadata={"help": "AdamW weight decay", "ge": 0})
     max_grad_norm: float | None = field(default=None, metadata={"help": "gradient clipping norm", "gt": 0})
     bf16: bool | None = field(default=None, metadata={"help": "bfloat16 mixed precision"})
@@ -222,6 +233,14 @@ class SSRLConfig(TrainConfig):
     eval_questions: int = field(default=300, metadata={"help": "qa: held-out questions of the learning curve", "ge": 1})
     eval_episodes: int = field(
         default=12, metadata={"help": "assist: held-out episodes of the learning curve", "ge": 1}
+    )
+    eval_samples: int = field(
+        default=1,
+        metadata={
+            "help": "assist curve: completions sampled per decision at the rollout temperature, their particles "
+            "averaged (1 = greedy; a --policy-entropy policy is its own posterior, best read by sampling)",
+            "ge": 1,
+        },
     )
     eval_seed: int = field(
         default=12345, metadata={"help": "seed of the held-out curve's questions and episodes", "ge": 0}
@@ -279,6 +298,7 @@ class StepStats:
     """What one generation batch looked like: rewards, parse failures, entropies, flat groups."""
 
     rewards: list[float] = field(default_factory=list)
+    surprises: list[float] = field(default_factory=list)  # -log pi(completion), nats (policy entropy on)
     parses: ParseCounter = field(default_factory=ParseCounter)
     answer_entropies: list[float] = field(default_factory=list)
     groups: int = 0
@@ -294,8 +314,57 @@ class StepStats:
             "answer_entropy": float(np.mean(self.answer_entropies)) if self.answer_entropies else math.nan,
             "frac_zero_variance_groups": self.flat_groups / self.groups if self.groups else math.nan,
             "completions": n,
+            "policy_surprise": float(np.mean(self.surprises)) if self.surprises else math.nan,
             "reward_seconds": self.seconds,
         }
+
+
+class PolicySurprise:
+    """A second reward function: -log pi_T(completion | prompt) under the policy being trained, in nats.
+
+    Weighted by ``--policy-entropy`` and added to the SSRL reward of each valid completion (a
+    parse failure earns none: it would pay the policy to write noise), the expected reward becomes
+    E_pi[R] + H(pi): the ELBO in which the policy's own sampling distribution (at the rollout
+    temperature T) is q. For one particle this is paper Eq. 4 with q = pi, whose optimum is
+    pi(m | x) proportional to P(a | m) P(m). Without it, group-normalised advantages drift the policy
+    onto one answer per prompt before it learns which (measured: ``benchmarks/assist_pointer_probe.py
+    --objective sampled`` with and without ``--entropy``). TRL does not pass rollout log-probs to
+    reward functions, so one no-grad forward pass recomputes them."""
+
+    def bind(self, trainer: Any) -> PolicySurprise:
+        self.trainer = trainer
+        return self
+
+    def __call__(self, prompts: list, completion_ids: list) -> list[float]:
+        import torch
+
+        trainer = self.trainer
+        tokenizer, model = trainer.processing_class, trainer.model
+        prompt_ids = tokenizer.apply_chat_template(
+            conversation=prompts, add_generation_prompt=True, tokenize=True, return_dict=True
+        )["input_ids"]
+        width = max(map(len, prompt_ids))
+        length = max(1, max(map(len, completion_ids)))
+        pad = tokenizer.pad_token_id
+        ids = [
+            [pad] * (width - len(p)) + list(p) + list(c) + [pad] * (length - len(c))
+            for p, c in zip(prompt_ids, completion_ids)
+        ]
+        mask = [
+            [0] * (width - len(p)) + [1] * (len(p) + len(c)) + [0] * (length - len(c))
+            for p, c in zip(prompt_ids, completion_ids)
+        ]
+        device, chunk = next(model.parameters()).device, trainer.args.per_device_train_batch_size
+        surprise = []
+        with torch.no_grad():
+            for lo in range(0, len(ids), chunk):
+                batch = torch.tensor(ids[lo : lo + chunk], device=device)
+                batch_mask = torch.tensor(mask[lo : lo + chunk], device=device)
+                logits = model(input_ids=batch, attention_mask=batch_mask).logits[:, width - 1 : -1]
+                logp = torch.log_softmax(logits.float() / trainer.temperature, -1)
+                token_logp = logp.gather(-1, batch[:, width:, None])[..., 0] * batch_mask[:, width:]
+                surprise.extend((-token_logp.sum(-1)).tolist())
+        return surprise
 
 
 class TrackedReward:
@@ -306,21 +375,37 @@ class TrackedReward:
     ``hypothesis_entropy`` (nats): mean H(q) of the valid outputs (0 for single answers);
     ``answer_entropy``: mean over groups of the entropy of their most probable hypotheses, parse
     failures counted as one more answer (0 = every rollout of a prompt says the same).
+    With ``surprise``, each valid completion's reward gains ``policy_entropy`` x its surprise; the
+    logged ``reward_mean`` and flat groups are of the SSRL reward alone.
     """
 
-    def __init__(self, inner: SSRLReward, num_generations: int) -> None:
+    def __init__(
+        self,
+        inner: SSRLReward,
+        num_generations: int,
+        surprise: PolicySurprise | None = None,
+        policy_entropy: float = 0.0,
+    ) -> None:
         self.inner = inner
         self.group = num_generations
+        self.surprise = surprise
+        self.policy_entropy = policy_entropy
         self.pending = StepStats()
         self.__name__ = inner.__name__
 
     def __call__(self, prompts: list, completions: list, **kwargs: Any) -> list[float]:
         started = time.perf_counter()
-        rewards = self.inner(prompts, completions, **kwargs)
         stats = self.pending
+        bonus = None
+        if self.surprise is not None:
+            surprises = self.surprise(prompts, kwargs["completion_ids"])
+            stats.surprises.extend(surprises)
+            bonus = [self.policy_entropy * x for x in surprises]
+        totals = self.inner(prompts, completions, bonus=bonus, **kwargs)
+        results = self.inner.results
+        rewards = totals if bonus is None else [t - b if r.ok else t for t, b, r in zip(totals, bonus, results)]
         stats.seconds += time.perf_counter() - started
         stats.rewards.extend(rewards)
-        results = self.inner.results
         for result in results:
             stats.parses.add(result)
         answers = [r.answer for r in results]
@@ -328,7 +413,7 @@ class TrackedReward:
             stats.answer_entropies.append(_entropy(Counter(answers[lo : lo + self.group])))
             stats.groups += 1
             stats.flat_groups += float(np.std(rewards[lo : lo + self.group])) < 1e-6
-        return rewards
+        return totals
 
     def pop(self) -> dict[str, float] | None:
         """Statistics since the last call, or None if no batch was scored since."""
@@ -468,7 +553,15 @@ def curve_callbacks(config: SSRLConfig, out: Path, checkpoint: Path | None) -> l
         if task.kind == "qa":
             return score_qa(domain, backend, heldout, config.prompt_style, config.max_completion_length)
         return score_assist(
-            domain, backend, heldout, config.n_particles, config.prompt_style, config.max_completion_length
+            domain,
+            backend,
+            heldout,
+            config.n_particles,
+            config.prompt_style,
+            config.max_completion_length,
+            config.eval_samples,
+            config.temperature,
+            config.eval_seed,
         )
 
     class HeldoutCurve(TrainerCallback):
@@ -525,7 +618,13 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
         )
     task = get_domain(config.domain).tasks[config.task]
     name = f"ssrl_{config.domain}_{config.task}"
-    reward = TrackedReward(SSRLReward(task, config.human, ABLATIONS[config.ablation], name), config.num_generations)
+    surprise = PolicySurprise() if config.policy_entropy else None
+    reward = TrackedReward(
+        SSRLReward(task, config.human, ABLATIONS[config.ablation], name),
+        config.num_generations,
+        surprise,
+        config.policy_entropy,
+    )
     started = time.perf_counter()
     log_path = out / "train_log.jsonl"
     trim_log(log_path, checkpoint_step(checkpoint))
@@ -539,6 +638,8 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
         callbacks=[jsonl_log(log_path, _step_row(reward, started)), *curve_callbacks(config, out, checkpoint)],
         peft_config=peft_config,
     )
+    if surprise is not None:
+        surprise.bind(trainer)
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
     final = save_final(trainer, tokenizer, out, trainer.model.merge_and_unload() if config.lora else None)
     log = read_log(log_path)

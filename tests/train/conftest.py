@@ -21,7 +21,8 @@ def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 class ScriptedBackend(Backend):
-    """Returns the given completions in order (then the last one again); 10 prompt tokens each.
+    """Returns the given completions in order, one per completion (then the last one again); 10
+    prompt tokens each.
 
     Usage is recorded like a real backend with 1000 active parameters, so per-decision costs are
     known exactly: a call of one prompt and a k-token completion costs 2 * 1000 * (10 + k) FLOPs.
@@ -37,15 +38,18 @@ class ScriptedBackend(Backend):
     def sample(self, prompts: Sequence[Prompt], n=1, temperature=1.0, max_new_tokens=256, seed=None):
         out = []
         for _ in prompts:
-            text = self.texts[min(self.calls, len(self.texts) - 1)]
-            self.calls += 1
-            out.append([Generation(text, 10, len(text.split()))] * n)
+            row = []
+            for _ in range(n):  # each completion takes the next text
+                text = self.texts[min(self.calls, len(self.texts) - 1)]
+                self.calls += 1
+                row.append(Generation(text, 10, len(text.split())))
+            out.append(row)
         return out
 
     def generate(self, prompts: Sequence[Prompt], n=1, temperature=1.0, max_new_tokens=256, seed=None):
         """Metered with a fixed 0.5 s per call (not wall-clock), so rates are exact."""
         out = self.sample(prompts, n, temperature, max_new_tokens, seed)
-        self.usage.record(10 * len(prompts), sum(g[0].completion_tokens for g in out), seconds=0.5)
+        self.usage.record(10 * len(prompts), sum(g.completion_tokens for row in out for g in row), seconds=0.5)
         return out
 
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[float]:

@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 
+from mindzero.core.errors import UserError
 from mindzero.core.posterior import Posterior
 from mindzero.domains import get_domain
 from mindzero.domains.gridworld.hypotheses import format_goal_particles
@@ -57,6 +58,23 @@ def test_parse_failure_keeps_previous_posterior_and_is_counted(scripted) -> None
     assert m["tflops_per_decision"] == pytest.approx(2 * 1000 * sum(tokens) / 3 / 1e12)
     assert m["decisions_per_second"] == pytest.approx(2.0)  # 0.5 s per scripted call
     assert m["parse_failure_reasons"] == {"invalid JSON": 1}
+
+
+def test_sampled_completions_are_averaged_and_failures_counted_per_completion(scripted) -> None:
+    episode = generate_episodes(1, 0)[0]
+    objects = object_names(episode.layout)
+    pairs = goal_pairs(len(objects))
+    a, b = (format_goal_particles([pair], [1.0], objects) for pair in pairs[:2])
+    backend = scripted([a, "no idea", a, b])
+    reasoner = LLMReasoner(DOMAIN, backend, LLMSettings(n_particles=1, temperature=1.0, samples=4))
+    reasoner.reset(episode)
+    posterior = reasoner.update(_observations(episode, 1)[0])
+    assert dict(zip(posterior.hypotheses, posterior.probs)) == pytest.approx({pairs[0]: 2 / 3, pairs[1]: 1 / 3})
+    m = reasoner.stats.metrics()
+    assert m["decisions"] == 1 and m["parse_failure_rate"] == pytest.approx(1 / 4)
+    assert m["tokens_per_decision"] == pytest.approx(10 + sum(len(t.split()) for t in (a, "no idea", a, b)))
+    with pytest.raises(UserError, match="temperature > 0"):
+        LLMSettings(samples=4)
 
 
 def test_failure_at_first_decision_keeps_uniform_prior(tiny_model_dir) -> None:

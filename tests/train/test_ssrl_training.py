@@ -7,6 +7,7 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -138,6 +139,54 @@ def test_tracked_reward_groups_and_failures() -> None:
     assert stats["answer_entropy"] == pytest.approx(0.5 * 0.0 + 0.5 * 0.6931471805599453)
     assert stats["hypothesis_entropy"] == 0.0  # a letter is a single hypothesis: H(q) = 0
     assert reward.pop() is None
+
+
+def test_policy_entropy_bonus_goes_to_valid_answers_only() -> None:
+    from mindzero.domains.gridworld.qa import build_split
+    from mindzero.domains.gridworld.ssrl import QATask
+
+    class FixedSurprise:  # -log pi of each completion, as PolicySurprise would compute it
+        def __call__(self, prompts: list, completion_ids: list) -> list[float]:
+            return [float(len(ids)) for ids in completion_ids]
+
+    row = build_split("train", 1, 0, progress=False)[0]
+    kwargs = {"layout": [row["layout"]] * 4, "actions": [row["actions"]] * 4, "choice_goals": [row["choice_goals"]] * 4}
+    answers = ["(a)", "(b)", "(a)", "noise noise noise"]
+    plain = TrackedReward(SSRLReward(QATask(), HumanParams()), num_generations=4)(
+        [None] * 4, answers, completion_ids=[[0]] * 4, **kwargs
+    )
+    tracked = TrackedReward(SSRLReward(QATask(), HumanParams()), 4, FixedSurprise(), policy_entropy=0.5)
+    ids = [[0] * 3, [0] * 3, [0] * 5, [0] * 40]
+    totals = tracked([None] * 4, answers, completion_ids=ids, **kwargs)
+    assert totals[:3] == pytest.approx([plain[0] + 1.5, plain[1] + 1.5, plain[2] + 2.5])
+    assert totals[3] < min(totals[:3])  # the failure's 40 tokens of surprise earn it nothing
+    stats = tracked.pop()
+    assert stats["reward_mean"] == pytest.approx(sum(plain[:3]) / 4 + (min(totals[:3]) - 1.0) / 4)
+    assert stats["policy_surprise"] == pytest.approx((3 + 3 + 5 + 40) / 4)
+
+
+def test_policy_surprise_is_the_sampling_log_probability(tiny_model_dir: Path) -> None:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from mindzero.train.base import load_tokenizer
+    from mindzero.train.ssrl import PolicySurprise
+
+    tokenizer = load_tokenizer(tiny_model_dir, padding_side="left")
+    model = AutoModelForCausalLM.from_pretrained(str(tiny_model_dir))
+    trainer = SimpleNamespace(
+        processing_class=tokenizer, model=model, temperature=1.5, args=SimpleNamespace(per_device_train_batch_size=2)
+    )
+    prompts = [[{"role": "user", "content": text}] for text in ("where is the key now", "x", "a b c")]
+    completions = [tokenizer.encode(text, add_special_tokens=False) for text in ("A B", "C", "D E F G")]
+    surprise = PolicySurprise().bind(trainer)(prompts, completions)
+    for prompt, completion, value in zip(prompts, completions, surprise):  # one unpadded sequence at a time
+        head = tokenizer.apply_chat_template(prompt, add_generation_prompt=True, tokenize=True, return_dict=True)
+        ids = torch.tensor([list(head["input_ids"]) + completion])
+        with torch.no_grad():
+            logp = torch.log_softmax(model(input_ids=ids).logits[0, :-1] / 1.5, -1)
+        expected = -sum(logp[len(ids[0]) - len(completion) - 1 + k, token] for k, token in enumerate(completion))
+        assert value == pytest.approx(float(expected), rel=1e-4)
 
 
 def test_presets_fill_only_unset_options() -> None:
