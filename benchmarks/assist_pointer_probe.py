@@ -9,12 +9,16 @@ names an object of the exact MAP pair on held-out prompts (chance 0.25):
   a diagnostic, never a product path);
 - ``elbo``: label-free — the model's letter distribution pi(o) maximises the SSRL objective
   sum_o pi(o) [log sum_{m containing o} P(a | m) - log pi(o)] (uniform prior) with the expectation
-  over o taken exactly instead of sampled as GRPO does.
+  over o taken exactly instead of sampled as GRPO does;
+- ``sampled``: what GRPO does — ``--group`` letters drawn per prompt, advantages their reward minus
+  the group mean, divided by the group's std (``--scale std``, TRL's default); ``--entropy`` adds
+  -log pi(o) to each reward (``train ssrl --policy-entropy``).
 
 Comparing either with the held-out curve of ``train ssrl --task assist --n-particles 1`` separates
 what the prompt lets the model learn from what GRPO's sampled gradient gets out of it.
 
     OMP_NUM_THREADS=1 python benchmarks/assist_pointer_probe.py --objective elbo [--steps 400]
+    python benchmarks/assist_pointer_probe.py --objective sampled [--entropy] [--scale none] [--group 32]
 """
 
 from __future__ import annotations
@@ -51,8 +55,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--objective", choices=("supervised", "elbo", "sampled"), default="elbo")
     parser.add_argument("--group", type=int, default=8, help="letters drawn per prompt for --objective sampled")
-    parser.add_argument("--scale", choices=("std", "none"), default="std", help="sampled: divide advantages by the group's std")
-    parser.add_argument("--entropy", action="store_true", help="sampled: reward r(o) - log pi(o) (the ELBO's entropy term)")
+    parser.add_argument(
+        "--scale", choices=("std", "none"), default="std", help="sampled: divide advantages by the group's std"
+    )
+    parser.add_argument(
+        "--entropy", action="store_true", help="sampled: reward r(o) - log pi(o) (the ELBO's entropy term)"
+    )
     parser.add_argument("--steps", type=int, default=400)
     parser.add_argument("--learning-rate", type=float, default=1e-3)
     args = parser.parse_args()
@@ -72,12 +80,13 @@ def main() -> None:
         return model(**tokenizer(texts, return_tensors="pt", padding=True)).logits[:, -1, letters]
 
     rng, started = np.random.default_rng(0), time.perf_counter()
-    print("step  first letter in the MAP pair (held-out)  seconds")
+    print("step  first letter in the MAP pair (held-out)  entropy of pi (nats)  seconds")
     for step in range(args.steps + 1):
         if step % 50 == 0:
             with torch.no_grad():
-                picks = letter_logits(test).argmax(-1).tolist()
-                entropy = -(torch.log_softmax(letter_logits(test), -1).exp() * torch.log_softmax(letter_logits(test), -1)).sum(-1).mean()
+                held_out = torch.log_softmax(letter_logits(test), -1)
+            picks = held_out.argmax(-1).tolist()
+            entropy = -(held_out.exp() * held_out).sum(-1).mean()
             hits = np.mean([pick in pair for pick, (_, _, pair) in zip(picks, test)])
             print(f"{step:4d}  {hits:.3f}  {entropy:.2f}  {time.perf_counter() - started:.0f}", flush=True)
         batch = [train[k] for k in rng.choice(len(train), 64)]
