@@ -82,6 +82,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "learning_rate": 1e-6,
         "beta": 1e-2,
         "policy_entropy": 0.0,
+        "scale_rewards": "group",
         "weight_decay": 1e-2,
         "max_grad_norm": 1.0,
         "bf16": True,
@@ -103,6 +104,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "learning_rate": 2e-5,
         "beta": 1e-2,
         "policy_entropy": 0.0,
+        "scale_rewards": "group",
         "weight_decay": 1e-2,
         "max_grad_norm": 1.0,
         "bf16": False,
@@ -124,6 +126,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "learning_rate": 1e-4,
         "beta": 0.0,
         "policy_entropy": 0.0,
+        "scale_rewards": "group",
         "weight_decay": 0.0,
         "max_grad_norm": 1.0,
         "bf16": False,
@@ -198,6 +201,14 @@ class SSRLConfig(TrainConfig):
             "help": "weight of -log pi(completion | prompt) added to each reward: the ELBO with the policy's own "
             "sampling distribution as q, which keeps GRPO from collapsing onto one answer (0 = off)",
             "ge": 0,
+        },
+    )
+    scale_rewards: str | None = field(
+        default=None,
+        metadata={
+            "help": "divide each group's advantages by its reward std (group, GRPO's), the batch's (batch) or "
+            "not (none: the ELBO's own gradient, in nats)",
+            "choices": ("group", "batch", "none"),
         },
     )
     weight_decay: float | None = field(default=None, metadata={"help": "AdamW weight decay", "ge": 0})
@@ -479,6 +490,7 @@ def grpo_args(config: SSRLConfig, out: Path) -> Any:
         output_dir=str(out),
         learning_rate=config.learning_rate,
         beta=config.beta,
+        scale_rewards=config.scale_rewards,
         weight_decay=config.weight_decay,
         max_grad_norm=config.max_grad_norm,
         bf16=config.bf16,
