@@ -21,6 +21,10 @@ Presets fill every option left unset (precedence: dataclass default < preset < `
   ``qa-eval``, this 0.88), warm-start choices drawn at temperature 0.5, no KL term (a KL to the
   warm start pulls towards its arbitrary answers), a held-out curve every 100 steps.
 
+``--policy-entropy α`` (every preset: 0) adds -α log pi(completion) to each valid completion's
+reward (:class:`PolicySurprise`): with one particle per answer this is the paper's entropy term with
+the policy as q, without which GRPO collapses onto one answer per prompt (``docs/ssrl.md``).
+
 Every step appends one JSON line to ``OUT/train_log.jsonl`` (:func:`_step_row`).
 """
 

@@ -200,6 +200,15 @@ def test_presets_fill_only_unset_options() -> None:
     assert tiny.model == "scratch" and tiny.prompt_style == "relative" and tiny.format_steps > 0
     with pytest.raises(UserError, match="format-steps"):
         resolve_config(SSRLConfig(preset="cpu-tiny", format_steps=0))
+    assert tiny.policy_entropy == 0.0 and tiny.scale_rewards == "group"
+
+
+def test_advantage_scaling_reaches_trl(tmp_path: Path) -> None:
+    from mindzero.train.ssrl import grpo_args
+
+    config = resolve_config(SSRLConfig(preset="cpu-tiny", scale_rewards="none", policy_entropy=1.0))
+    assert grpo_args(config, tmp_path).scale_rewards == "none"
+    assert grpo_args(resolve_config(SSRLConfig(preset="cpu-tiny")), tmp_path).scale_rewards == "group"
 
 
 @pytest.mark.parametrize(
@@ -210,6 +219,7 @@ def test_presets_fill_only_unset_options() -> None:
         ({"domain": "chess"}, "unknown domain"),
         ({"ablation": "no-likelihood"}, "--ablation must be one of"),
         ({"num_generations": 1}, "--num-generations must be at least 2"),
+        ({"scale_rewards": "mean"}, "--scale-rewards must be one of"),
         ({"data": "/no/such.jsonl"}, "no such training file"),
     ],
 )
