@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
@@ -122,6 +123,24 @@ def test_a_row_stream_resumes_from_its_last_checkpoint(tmp_path, monkeypatch) ->
     assert [json.loads(line)["i"] for line in (tmp_path / "rows.jsonl").open()] == [0, 1, 2, 3]
     assert sorted(p.name for p in tmp_path.iterdir()) == [RECORD, "rows.jsonl"]  # no part file, no checkpoint
     assert record(tmp_path)["complete"] is True
+
+
+@dataclass
+class LaterOptions:
+    """A command's options after a release added ``added`` (the first run recorded only ``n``)."""
+
+    n: int = 3
+    added: int = 1
+
+
+def test_an_option_added_later_resumes_an_old_run_only_at_its_default(tmp_path) -> None:
+    folder = claim_out(tmp_path, "test", {"n": 3})
+    with pytest.raises(KeyboardInterrupt), folder.run():
+        (tmp_path / "part.txt").write_text("work")
+        raise KeyboardInterrupt
+    assert claim_out(tmp_path, "test", LaterOptions(), resume=True).resume
+    with pytest.raises(UserError, match=r"differs in added\)"):
+        claim_out(tmp_path, "test", LaterOptions(added=2), resume=True)
 
 
 class CountingEpisodes(Sequence):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import pickle
@@ -128,6 +129,20 @@ def _config_record(config: Any) -> dict:
     return {k: v for k, v in record.items() if k not in NOT_RECORDED}
 
 
+def _with_new_defaults(recorded: dict, config: Any) -> dict:
+    """The recorded config with the options it lacks set to their defaults: a run recorded before
+    an option existed behaved as its default does, so resuming it with the default is the same run."""
+    if not dataclasses.is_dataclass(config):
+        return recorded
+    defaults = {
+        f.name: f.default if f.default is not dataclasses.MISSING else f.default_factory()
+        for f in dataclasses.fields(config)
+        if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+    }
+    added = {k: v for k, v in _config_record(defaults).items() if k not in recorded}
+    return {**recorded, **added}
+
+
 def claim_out(
     path: str | os.PathLike,
     command: str,
@@ -141,7 +156,7 @@ def claim_out(
     if overwrite and resume:
         raise UserError("--overwrite and --resume exclude each other: start over or continue, not both")
     out = prepare_out(path, flag)
-    config = _config_record(config)
+    options, config = config, _config_record(config)
     folder = OutputFolder(out, command, config, resume=False, clear=False)
     if not [p for p in out.iterdir() if p.name != RECORD]:
         return folder
@@ -154,11 +169,12 @@ def claim_out(
             f"{flag} {out} is not empty and has no {RECORD} (not written by this version of mindzero); "
             "choose another folder, or --resume if it holds an interrupted run of this command"
         )
-    if record.get("command") != command or record.get("config") != config:
+    other = record.get("config") if isinstance(record.get("config"), dict) else {}
+    other = _with_new_defaults(other, options)
+    if record.get("command") != command or other != config:
         if overwrite:
             folder.clear = True
             return folder
-        other = record.get("config") if isinstance(record.get("config"), dict) else {}
         differs = sorted(k for k in config.keys() | other.keys() if config.get(k) != other.get(k))
         what = (
             f"a run of `mindzero {record.get('command')}`"
