@@ -335,7 +335,7 @@ class StepStats:
 
 
 class PolicySurprise:
-    """A second reward function: -log pi_T(completion | prompt) under the policy being trained, in nats.
+    """-log pi_T(completion | prompt) of each completion under the policy being trained, in nats.
 
     Weighted by ``--policy-entropy`` and added to the SSRL reward of each valid completion (a
     parse failure earns none: it would pay the policy to write noise), the expected reward becomes
@@ -391,7 +391,8 @@ class TrackedReward:
     ``answer_entropy``: mean over groups of the entropy of their most probable hypotheses, parse
     failures counted as one more answer (0 = every rollout of a prompt says the same).
     With ``surprise``, each valid completion's reward gains ``policy_entropy`` x its surprise; the
-    logged ``reward_mean`` and flat groups are of the SSRL reward alone.
+    logged ``reward_mean`` and flat groups are of the SSRL reward alone for valid completions (a
+    failure keeps its place below its group's worst total, bonus included).
     """
 
     def __init__(
