@@ -31,7 +31,6 @@ from mindzero.tasks.mmtom import (
     MMTOM_REASONERS,
     QUESTION_FIELDS,
     MMToMTotals,
-    QuestionPrompt,
     mmtom_llm_samples,
     mmtom_rows,
     mmtom_samples,
@@ -183,7 +182,7 @@ def cmd_mmtom_eval(args: argparse.Namespace) -> int:
     answerer = None
     if config.reasoner == "llm":
         settings = LLMSettings(temperature=config.temperature, max_new_tokens=config.max_new_tokens)
-        answerer = LLMQAAnswerer(QuestionPrompt(), config.backend(), config.answer_mode, settings)
+        answerer = LLMQAAnswerer(HouseholdDomain(), config.backend(), config.answer_mode, settings)
     start = time.perf_counter()
     with folder.run():
         with folder.stream("samples.jsonl") as stream:  # the state: totals, seconds, and the rng or the LLM's costs

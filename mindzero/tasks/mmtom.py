@@ -108,14 +108,6 @@ def mmtom_samples(
         yield sample
 
 
-class QuestionPrompt:
-    """The prompt side of a domain for :class:`~mindzero.inference.llm.LLMQAAnswerer`: MMToM-QA's
-    question text is already a complete prompt ("... Please respond with either a or b.")."""
-
-    def qa_prompt(self, row: Mapping[str, Any], style: str) -> str:
-        return row["question"]
-
-
 def mmtom_llm_samples(
     rows: Sequence[Mapping[str, Any]], answerer: Any, totals: MMToMTotals, seed: int = 0
 ) -> Iterator[list[dict]]:

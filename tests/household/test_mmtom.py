@@ -12,12 +12,14 @@ import pytest
 
 from mindzero.cli import main
 from mindzero.core.errors import UserError
+from mindzero.domains import get_domain
 from mindzero.domains.household.mmtom.generate import TYPES, generate
-from mindzero.domains.household.mmtom.model import MMToMModel, answer
+from mindzero.domains.household.mmtom.model import MMToMModel, answer, option_scores
 from mindzero.domains.household.mmtom.reader import read_question
+from mindzero.domains.household.qa import RULED_OUT, question_scores
 from mindzero.inference.llm import LLMQAAnswerer
 from mindzero.llm.base import Backend, Generation, Prompt, UsageMeter
-from mindzero.tasks.mmtom import MMToMTotals, QuestionPrompt, mmtom_llm_samples, mmtom_rows, mmtom_samples
+from mindzero.tasks.mmtom import MMToMTotals, mmtom_llm_samples, mmtom_rows, mmtom_samples
 
 DESCRIPTION = (
     "What's inside the apartment: The apartment consists of a kitchen, a bedroom, a living room, and a bathroom. \n"
@@ -236,7 +238,7 @@ class ScriptedBackend(Backend):
 
 def test_llm_answers_from_the_question_text_with_costs() -> None:
     backend = ScriptedBackend("(b)")
-    answerer = LLMQAAnswerer(QuestionPrompt(), backend)
+    answerer = LLMQAAnswerer(get_domain("household"), backend)
     totals = MMToMTotals()
     samples = [s for unit in mmtom_llm_samples(mmtom_rows(rows()[:2]), answerer, totals) for s in unit]
     assert backend.prompts[0][0]["content"] == rows()[0]["question"]
@@ -256,3 +258,13 @@ def test_walk_into_a_room_the_reader_missed_keeps_finite_posteriors() -> None:
     assert r.story.visits[0].place is None and r.story.visits[0].room == "bedroom"
     probs = answer(r, MMToMModel())["option_probs"]
     assert all(np.isfinite(probs)) and probs[1] > 0.9
+
+
+def test_a_ruled_out_option_scores_finite_and_last() -> None:
+    """Olivia opened the fridge, so she knows the plate is not there: "inside" has likelihood 0,
+    which the QA task's reward floors to RULED_OUT below the other option."""
+    question = text(belief_q("plate", "fridge"))
+    logliks, logpriors, basis = option_scores(read_question(question), MMToMModel(samples=64))
+    assert basis == "seen" and logliks[0] == -np.inf and np.isfinite(logliks[1])
+    scores, _ = question_scores(question)
+    assert np.isfinite(scores).all() and scores[0] - scores[1] == pytest.approx(RULED_OUT)

@@ -299,3 +299,16 @@ def test_gpu_paper_preset_checks_and_runs_a_vision_language_backbone(
     assert summary["steps"] == 1 and (Path(summary["final_model"]) / "config.json").is_file()
     saved = json.loads((Path(summary["final_model"]) / "config.json").read_text())
     assert saved["architectures"] == ["Qwen3VLForConditionalGeneration"]
+
+
+def test_household_qa_trains_on_generated_questions(tiny_model_dir: Path, tmp_path: Path) -> None:
+    """MMToM-style questions through the same trainer and the held-out curve (test-apartment
+    questions scored against the model's labels)."""
+    out = tmp_path / "hh-qa"
+    config = _config(tiny_model_dir, out, domain="household", task="qa", train_episodes=4, max_steps=1)
+    summary = train_ssrl(replace(config, eval_every=1, eval_questions=7, max_completion_length=4))
+    assert summary["steps"] == 1
+    (row,) = _log(out)
+    assert LOG_FIELDS <= set(row) and row["completions"] == 4
+    curve = [json.loads(line) for line in (out / "curves.jsonl").read_text().splitlines()]
+    assert [c["step"] for c in curve] == [0, 1] and all(c["n"] == 7 for c in curve)

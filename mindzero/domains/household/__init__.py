@@ -7,7 +7,8 @@ simulated human is :class:`~mindzero.envs.household.human.HouseholdHuman` with t
 :class:`~mindzero.core.human.HumanParams`; the helper is
 :class:`~mindzero.envs.household.helper.HouseholdHelper`; exact inference runs over every goal of
 the apartment (:func:`~mindzero.envs.household.episodes.all_goals`, a few hundred), SMC over
-particles of it. Household has no QA task: ``qa_prompt`` and ``heldout_questions`` refuse.
+particles of it. Its QA task is MMToM-style questions (:mod:`mindzero.domains.household.qa`):
+the question text is the prompt.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from mindzero.core.posterior import Posterior
 from mindzero.domains.base import SSRLTask
 from mindzero.domains.household.hypotheses import parse_household_particles
 from mindzero.domains.household.metrics import expected_f1
+from mindzero.domains.household.qa import QATask, heldout_questions
 from mindzero.domains.household.smc import REASONERS, Observation, make_reasoner
 from mindzero.domains.household.ssrl import PROMPT_STYLES, AssistTask, assist_prompt
 from mindzero.envs.household.apartment import TEST_APARTMENTS, bundled_apartment
@@ -84,7 +86,7 @@ class HouseholdDomain:
 
     def __init__(self, helper: HelperSettings | None = None) -> None:
         """``helper``: when the helper acts on an uncertain posterior (``household assist --helper-*``)."""
-        self.tasks: Mapping[str, SSRLTask] = {"assist": AssistTask()}
+        self.tasks: Mapping[str, SSRLTask] = {"assist": AssistTask(), "qa": QATask()}
         self.helper = helper or HelperSettings()
 
     def reasoner(self, name: str, seed: int, human: HumanParams) -> Any:
@@ -117,7 +119,7 @@ class HouseholdDomain:
         ]
 
     def heldout_questions(self, n: int, seed: int) -> list[dict]:
-        raise UserError("the household domain has no QA task; use --task assist")
+        return heldout_questions(n, seed)
 
     def assist_prompt(self, episode: Episode, observations: Sequence[Observation], n_particles: int, style: str) -> str:
         return assist_prompt(episode, observations, n_particles, style)
@@ -126,7 +128,8 @@ class HouseholdDomain:
         return parse_household_particles(text, episode.apartment, n_particles)
 
     def qa_prompt(self, row: Mapping[str, Any], style: str) -> str:
-        raise UserError("the household domain has no QA task; use --task assist")
+        """MMToM-QA's question text is already a whole prompt ("... respond with either a or b.")."""
+        return row["question"]
 
     def qa_option_probs(self, row: Mapping[str, Any], reasoner: Any) -> np.ndarray:
-        raise UserError("the household domain has no QA task; use --task assist")
+        raise UserError("household questions are answered by `mindzero household mmtom-eval --reasoner model`")

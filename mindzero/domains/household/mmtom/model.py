@@ -140,36 +140,48 @@ def _logmeanexp(x: np.ndarray) -> float:
     return top + float(np.log(np.mean(np.exp(x - top))))
 
 
-def answer(reading: Reading, model: MMToMModel) -> dict:
-    """Posterior over the two options, ``option_probs`` [P(a), P(b)], and what it rests on."""
+def option_scores(reading: Reading, model: MMToMModel) -> tuple[list[float], list[float], str]:
+    """(log P(story | option), log P(option), basis) for options (a) and (b), in nats.
+
+    Goal questions: the two goal classes with the belief bits summed out, flat prior. Belief
+    questions: the bit of (G, C) set either way, the other bits summed out, the bit's prior —
+    unless C was seen by the end, when the belief is the truth (``basis`` "seen": the other option
+    has likelihood 0, i.e. −inf)."""
     ep = _Episode(reading, model)
     q = reading.query
     uniform = np.random.default_rng(model.seed).random((model.samples, len(ep.ids)))
     if q.kind == "belief":
         c = ep.index[q.place]
         prior = ep.prior(q.goal)
-        seen = ep.seen_at_end()
-        if seen[c]:
-            p_inside = float(ep.truth(q.goal)[c])
-            basis = "seen"
+        if ep.seen_at_end()[c]:
+            inside = bool(ep.truth(q.goal)[c])
+            logliks, logpriors, basis = [0.0 if inside else -np.inf, -np.inf if inside else 0.0], [0.0, 0.0], "seen"
         else:
             bits = uniform < prior
-            logs = []
+            logliks = []
             for value in (True, False):
                 b = bits.copy()
                 b[:, c] = value
-                logs.append(_logmeanexp(ep.replay(q.goal, b)[0]))
-            log_in = np.log(prior[c]) + logs[0]
-            log_out = np.log1p(-prior[c]) + logs[1]
-            p_inside = float(1 / (1 + np.exp(log_out - log_in)))
-            basis = "inferred"
-        probs = [p_inside, 1 - p_inside] if q.inside == 0 else [1 - p_inside, p_inside]
-        return {"option_probs": probs, "p_inside": p_inside, "basis": basis}
-    logs = []
+                logliks.append(_logmeanexp(ep.replay(q.goal, b)[0]))
+            logpriors, basis = [float(np.log(prior[c])), float(np.log1p(-prior[c]))], "inferred"
+        if q.inside != 0:  # option (a) says "not inside"
+            logliks, logpriors = logliks[::-1], logpriors[::-1]
+        return logliks, logpriors, basis
+    logliks = []
     for goal in q.options:
         bits = uniform < ep.prior(goal)
         if q.given is not None and q.given[0] == goal:
             bits[:, ep.index[q.given[1]]] = False
-        logs.append(_logmeanexp(ep.replay(goal, bits)[0]))
-    p_a = float(1 / (1 + np.exp(logs[1] - logs[0])))
-    return {"option_probs": [p_a, 1 - p_a], "loglik": logs}
+        logliks.append(_logmeanexp(ep.replay(goal, bits)[0]))
+    return logliks, [0.0, 0.0], "inferred"
+
+
+def answer(reading: Reading, model: MMToMModel) -> dict:
+    """Posterior over the two options, ``option_probs`` [P(a), P(b)], and what it rests on."""
+    logliks, logpriors, basis = option_scores(reading, model)
+    joint = np.add(logliks, logpriors)
+    probs = np.exp(joint - np.logaddexp.reduce(joint))
+    out = {"option_probs": [float(probs[0]), float(probs[1])], "basis": basis}
+    if reading.query.kind == "belief":
+        return out | {"p_inside": out["option_probs"][0 if reading.query.inside == 0 else 1]}
+    return out | {"loglik": logliks}
