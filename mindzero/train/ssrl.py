@@ -156,17 +156,22 @@ class SSRLConfig(TrainConfig):
     """Options of ``mindzero train ssrl``; ``None`` means "take the preset's value"."""
 
     out: str = field(default="runs/ssrl", metadata={"help": "output folder: checkpoints, train_log.jsonl, final/"})
-    domain: str = field(default="gridworld", metadata={"help": "domain whose task is trained (gridworld)"})
-    task: str = field(default="qa", metadata={"help": "qa (answer a letter) | assist (goal particles per timestep)"})
+    domain: str = field(default="gridworld", metadata={"help": "domain whose task is trained (gridworld | household)"})
+    task: str = field(
+        default="qa",
+        metadata={
+            "help": "qa (answer a letter; household: MMToM-style questions) | assist (goal particles per timestep)"
+        },
+    )
     preset: str = field(
-        default="cpu-small", metadata={"help": "cpu-small | gpu-paper (fills unset options)", "choices": tuple(PRESETS)}
+        default="cpu-small", metadata={"help": "cpu-tiny | cpu-small | gpu-paper (fills unset options)", "choices": tuple(PRESETS)}
     )
     model: str | None = field(default=None, metadata={"help": "model spec or folder (preset: smollm2-135m on CPU)"})
     data: str | None = field(
         default=None, metadata={"help": "QA training JSONL (qa-data train.jsonl); None = generate --train-episodes"}
     )
     train_episodes: int | None = field(
-        default=None, metadata={"help": "episodes to generate training rows from", "ge": 1}
+        default=None, metadata={"help": "episodes to generate training rows from (household qa: questions)", "ge": 1}
     )
     every: int = field(default=2, metadata={"help": "assist: keep every k-th timestep of each episode", "ge": 1})
     n_particles: int = field(default=1, metadata={"help": "assist: particles requested per prompt", "ge": 1})
