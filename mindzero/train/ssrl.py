@@ -164,7 +164,8 @@ class SSRLConfig(TrainConfig):
         },
     )
     preset: str = field(
-        default="cpu-small", metadata={"help": "cpu-tiny | cpu-small | gpu-paper (fills unset options)", "choices": tuple(PRESETS)}
+        default="cpu-small",
+        metadata={"help": "cpu-tiny | cpu-small | gpu-paper (fills unset options)", "choices": tuple(PRESETS)},
     )
     model: str | None = field(default=None, metadata={"help": "model spec or folder (preset: smollm2-135m on CPU)"})
     data: str | None = field(
