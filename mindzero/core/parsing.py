@@ -121,6 +121,14 @@ def parse_option(text: object) -> int | None:
     return "ab".index(letter.lower())
 
 
+def option_answer(text: object) -> ParseResult:
+    """A QA answer as a point mass on the option it names (0 = a, 1 = b): how an SSRL QA task parses."""
+    choice = parse_option(text)
+    if choice is None:
+        return ParseResult(False, reason="no option named")
+    return ParseResult(True, (choice,), (1.0,), n_particles=1)
+
+
 def completion_text(completion: object) -> object:
     """TRL passes strings, or chat lists ``[{"role": "assistant", "content": ...}]``."""
     if isinstance(completion, list) and completion and isinstance(completion[-1], dict):

@@ -19,7 +19,7 @@ import numpy as np
 
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
-from mindzero.core.parsing import ParseResult, parse_option
+from mindzero.core.parsing import option_answer
 from mindzero.core.results import read_jsonl
 from mindzero.domains.base import RewardContext, TrainData
 from mindzero.domains.gridworld.hypotheses import (
@@ -171,14 +171,6 @@ def assist_row(
 # --- tasks -------------------------------------------------------------------------------------
 
 
-def _option_answer(text: object) -> ParseResult:
-    """A QA completion as a point mass on the option it names (0 = a, 1 = b)."""
-    choice = parse_option(text)
-    if choice is None:
-        return ParseResult(False, reason="no option named")
-    return ParseResult(True, (choice,), (1.0,), n_particles=1)
-
-
 class AssistTask:
     """Goal particles at a timestep of an unlabeled episode; reward = paper Eq. 4."""
 
@@ -254,7 +246,7 @@ class QATask:
             consistent = (first != given) if qtype == 1 else (first == given)
             floor = min(options) + math.log(STEP_PROB_FLOOR)
             options = [ll if ok else floor for ll, ok in zip(options, consistent)]
-        return RewardContext(options, (0.0,) * len(options), {0: 0, 1: 1}, _option_answer)
+        return RewardContext(options, (0.0,) * len(options), {0: 0, 1: 1}, option_answer)
 
     def random_completion(self, row: Mapping[str, Any], n_particles: int, rng: np.random.Generator) -> str:
         """A letter drawn at random: the answer format, nothing about the question."""

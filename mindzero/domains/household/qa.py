@@ -19,7 +19,7 @@ import numpy as np
 
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
-from mindzero.core.parsing import ParseResult, parse_option
+from mindzero.core.parsing import option_answer
 from mindzero.core.results import read_jsonl
 from mindzero.domains.base import RewardContext, TrainData
 from mindzero.domains.household.mmtom.generate import TYPES, generate
@@ -44,14 +44,6 @@ def question_scores(text: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
     finite = [ll for ll in logliks if math.isfinite(ll)]
     logliks = [ll if math.isfinite(ll) else min(finite) + RULED_OUT for ll in logliks]
     return tuple(logliks), tuple(logpriors)
-
-
-def _option_answer(text: object) -> ParseResult:
-    """An answer as a point mass on the option it names (0 = a, 1 = b)."""
-    choice = parse_option(text)
-    if choice is None:
-        return ParseResult(False, reason="no option named")
-    return ParseResult(True, (choice,), (1.0,), n_particles=1)
 
 
 def generated_questions(apartments: tuple[str, ...], n: int, seed: int) -> list[dict]:
@@ -83,7 +75,7 @@ class QATask:
 
     def context(self, row: Mapping[str, Any], human: HumanParams) -> RewardContext:
         logliks, logpriors = question_scores(row["question"])
-        return RewardContext(logliks, logpriors, {0: 0, 1: 1}, _option_answer)
+        return RewardContext(logliks, logpriors, {0: 0, 1: 1}, option_answer)
 
     def random_completion(self, row: Mapping[str, Any], n_particles: int, rng: np.random.Generator) -> str:
         """A letter drawn at random: the answer format, nothing about the question."""
