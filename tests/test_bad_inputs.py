@@ -91,6 +91,11 @@ CASES = [
     (["gridworld", "assist", "--reasoner", "llm"], "--reasoner llm needs --model"),
     (["household", "assist", "--reasoner", "llm"], "--reasoner llm needs --model"),
     (
+        ["gridworld", "assist", "--reasoner", "llm", "--model", "smollm2-135m", "--answer-mode", "score"]
+        + ["--n-particles", "8"],
+        "--answer-mode score reads the model's probability",
+    ),
+    (
         ["household", "assist", "--reasoner", "llm", "--model", "smollm2-135m", "--prompt-style", "relative"],
         "--prompt-style relative is not one of this domain's: full, compact",
     ),

@@ -18,7 +18,7 @@ from mindzero.domains import get_domain
 from mindzero.domains.gridworld import EpisodeConfig, episodes
 from mindzero.domains.gridworld.qa import QUESTION_FIELDS, QADataConfig, write_qa_dataset
 from mindzero.inference.gridworld import BASELINE_REASONERS
-from mindzero.inference.llm import LLMQAAnswerer, LLMReasoner
+from mindzero.inference.llm import ANSWER_MODES, LLMQAAnswerer, LLMReasoner
 from mindzero.report.tables import format_table, metric_rows
 from mindzero.tasks.assist import AssistSettings
 from mindzero.tasks.qa import QATotals, qa_llm_samples, qa_samples
@@ -53,7 +53,7 @@ class QAEvalConfig(LLMOptions):
         default="generate",
         metadata={
             "help": "generate (write a letter, parsed) | score (log-prob of (a) vs (b))",
-            "choices": ("generate", "score"),
+            "choices": ANSWER_MODES,
         },
     )
     max_new_tokens: int = field(default=16, kw_only=True, metadata={"help": "completion token budget", "ge": 1})

@@ -24,7 +24,7 @@ from mindzero.domains.household.ssrl import PROMPT_STYLES
 from mindzero.envs.household.episodes import SPLITS, benchmark_episodes
 from mindzero.envs.household.helper import HelperSettings
 from mindzero.envs.household.human import HOUSEHOLD_HUMAN
-from mindzero.inference.llm import LLMQAAnswerer, LLMReasoner, LLMSettings
+from mindzero.inference.llm import ANSWER_MODES, LLMQAAnswerer, LLMReasoner, LLMSettings
 from mindzero.report.tables import format_table, metric_rows
 from mindzero.tasks.assist import AssistSettings
 from mindzero.tasks.mmtom import (
@@ -84,7 +84,7 @@ class MMToMEvalConfig(ModelOptions):
         default="generate",
         metadata={
             "help": "generate (write a letter, parsed) | score (log-prob of (a) vs (b))",
-            "choices": ("generate", "score"),
+            "choices": ANSWER_MODES,
         },
     )
     max_new_tokens: int = field(default=16, kw_only=True, metadata={"help": "completion token budget", "ge": 1})

@@ -3,12 +3,13 @@ reasoner (``gridworld``, ``household``, ``serve``), and how they become a backen
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from mindzero.core.errors import UserError
 from mindzero.domains.gridworld.qa import PROMPT_STYLES as GRIDWORLD_STYLES
 from mindzero.domains.household.ssrl import PROMPT_STYLES as HOUSEHOLD_STYLES
-from mindzero.inference.llm import LLMSettings
+from mindzero.inference.llm import ANSWER_MODES, LLMSettings
 from mindzero.llm import EndpointOptions, load_backend
 from mindzero.llm.base import Backend
 from mindzero.llm.transformers_backend import DTYPES
@@ -73,5 +74,15 @@ class AssistLLMOptions(LLMOptions):
         },
     )
 
+    answer_mode: str = field(
+        default="generate",
+        metadata={
+            "help": "generate (sample particles, parsed) | score (one particle: the model's probability of "
+            "naming each goal, no sampling or parsing; needs --n-particles 1) (llm)",
+            "choices": ANSWER_MODES,
+        },
+    )
+
     def assist_settings(self, prompt_styles: tuple[str, ...]) -> LLMSettings:
-        return self.llm_settings(prompt_styles, self.n_particles, self.samples)
+        settings = self.llm_settings(prompt_styles, self.n_particles, self.samples)
+        return dataclasses.replace(settings, answer_mode=self.answer_mode)

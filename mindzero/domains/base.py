@@ -164,6 +164,11 @@ class Domain(Protocol):
 
     def parse_particles(self, text: object, episode: Any, n_particles: int | None) -> ParseResult: ...
 
+    def hypothesis_texts(self, episode: Any, style: str) -> list[tuple[Hashable, str]]:
+        """``(hypothesis, text)`` for every way a one-particle answer to a ``style`` prompt names a
+        hypothesis (several texts per hypothesis allowed): what ``--answer-mode score`` scores."""
+        ...
+
     def qa_prompt(self, row: Mapping[str, Any], style: str) -> str: ...
 
     def qa_option_probs(self, row: Mapping[str, Any], reasoner: Reasoner) -> np.ndarray:

@@ -13,7 +13,7 @@ letter (``generate``: the form GRPO trains) or by comparing the log-probabilitie
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +74,11 @@ class DecisionStats:
         }
 
 
+#: how a model's answer is read: ``generate`` = sample text and parse it; ``score`` = compare the
+#: log-probabilities of the possible answers (no parsing, never fails)
+ANSWER_MODES = ("generate", "score")
+
+
 @dataclass
 class LLMSettings:
     """How an LLM reasoner prompts and decodes (shared by assistance and QA)."""
@@ -83,10 +88,18 @@ class LLMSettings:
     temperature: float = 0.0
     max_new_tokens: int = 64
     samples: int = 1  # assistance: completions per decision, their particles averaged (> 1 needs temperature > 0)
+    answer_mode: str = "generate"  # assistance: generate (parse sampled particles) | score (see LLMReasoner)
 
     def __post_init__(self) -> None:
         if self.samples > 1 and self.temperature <= 0:
             raise UserError(f"{self.samples} samples per decision need a temperature > 0 (greedy ones are identical)")
+        if self.answer_mode not in ANSWER_MODES:
+            raise UserError(f"unknown answer mode {self.answer_mode!r}; use {' or '.join(ANSWER_MODES)}")
+        if self.answer_mode == "score" and (self.n_particles != 1 or self.samples != 1):
+            raise UserError(
+                "--answer-mode score reads the model's probability of each one-particle answer: "
+                f"it needs --n-particles 1 and --samples 1, got {self.n_particles} and {self.samples}"
+            )
 
 
 def mixture(results: Sequence[ParseResult]) -> Posterior | None:
@@ -100,8 +113,22 @@ def mixture(results: Sequence[ParseResult]) -> Posterior | None:
     return Posterior.from_weights(hypotheses, np.concatenate([p.probs for p in valid]))
 
 
+def scored_posterior(hypotheses: Sequence[Hashable], logprobs: Sequence[float]) -> Posterior:
+    """The posterior a model's answer probabilities imply: each hypothesis weighs the total
+    probability of the texts that name it (``logprobs`` in nats, one per text), renormalised over
+    the hypotheses (the mass of invalid answers is dropped)."""
+    scores = np.asarray(logprobs, dtype=float)
+    return Posterior.from_weights(hypotheses, np.exp(scores - scores.max()))
+
+
 class LLMReasoner:
-    """Goal particles from a language model at every observed action (paper §4, assistance)."""
+    """Goal particles from a language model at every observed action (paper §4, assistance).
+
+    ``answer_mode="score"`` (one particle) skips sampling: the posterior is the model's own
+    probability of naming each hypothesis (:meth:`Domain.hypothesis_texts`). A policy trained with
+    ``--policy-entropy 1`` samples its posterior, so this is the distribution that ``--samples k``
+    estimates, read exactly: no hypothesis is left out for not having been drawn.
+    """
 
     name = "llm"
 
@@ -123,10 +150,18 @@ class LLMReasoner:
         self.observations.append(observation)
         settings = self.settings
         prompt = self.domain.assist_prompt(self.episode, self.observations, settings.n_particles, settings.prompt_style)
+        chat = [{"role": "user", "content": prompt}]
+        if settings.answer_mode == "score":
+            hypotheses, texts = zip(*self.domain.hypothesis_texts(self.episode, settings.prompt_style))
+            with self.backend.usage.measure() as usage:
+                logprobs = self.backend.score(chat, texts)
+            self.stats.add_batch(usage, [None])
+            self.posterior = scored_posterior(hypotheses, logprobs)
+            return self.posterior
         seed = self.seed * 1_000_003 + len(self.observations)
         with self.backend.usage.measure() as usage:
             generations = self.backend.generate(
-                [[{"role": "user", "content": prompt}]],
+                [chat],
                 n=settings.samples,
                 temperature=settings.temperature,
                 max_new_tokens=settings.max_new_tokens,
@@ -141,7 +176,7 @@ class LLMReasoner:
 class LLMQAAnswerer:
     """Answers a two-option QA row with (a) or (b); ``None`` when a generated answer names neither."""
 
-    MODES = ("generate", "score")
+    MODES = ANSWER_MODES
 
     def __init__(
         self, domain: Domain, backend: Backend, mode: str = "generate", settings: LLMSettings | None = None

@@ -171,3 +171,58 @@ def test_qa_answerer_generate_and_score(scripted, qa_row) -> None:
     metrics, samples = evaluate_qa_llm([qa_row], score)
     assert samples[0]["prediction"] == answer and metrics["parse_failure_rate"] == 0.0
     assert metrics["tokens_per_decision"] == 26  # two continuations of 3 tokens after a 10-token prompt
+
+
+@pytest.mark.parametrize("style", ["relative", "compact"])
+def test_hypothesis_texts_name_their_pair_in_the_form_a_model_writes(style) -> None:
+    from mindzero.domains.gridworld.ssrl import particle_form
+
+    episode = generate_episodes(1, 3)[0]
+    texts = DOMAIN.hypothesis_texts(episode, style)
+    pairs = goal_pairs(len(episode.layout.objects))
+    assert len(texts) == 2 * len(pairs) and {h for h, _ in texts} == set(pairs)
+    for pair, text in texts:
+        # the letter form is scored as the prefix before p: every "C G p" a model writes starts with it
+        written = f"{text} 1.00" if particle_form(style) == "letters" else text
+        parsed = DOMAIN.parse_particles(written, episode, 1)
+        assert parsed.ok and parsed.hypotheses == (pair,)
+
+
+def test_household_hypothesis_texts_parse_back_to_their_goal() -> None:
+    domain = get_domain("household")
+    episode = domain.heldout_episodes(1, 0)[0]
+    texts = domain.hypothesis_texts(episode, "compact")
+    assert [h for h, _ in texts] == list(domain.hypotheses(episode))
+    for goal, text in texts[:: max(1, len(texts) // 25)]:
+        parsed = domain.parse_particles(text, episode, 1)
+        assert parsed.ok and parsed.hypotheses == (goal,)
+
+
+def test_score_mode_posterior_is_the_models_probability_of_each_pair(tiny_model_dir) -> None:
+    from mindzero.llm import load_backend
+
+    backend = load_backend(f"hf:{tiny_model_dir}")
+    episode = generate_episodes(1, 4)[0]
+    reasoner = LLMReasoner(DOMAIN, backend, LLMSettings(prompt_style="relative", answer_mode="score"))
+    reasoner.reset(episode)
+    observation = _observations(episode, 1)[0]
+    posterior = reasoner.update(observation)
+    prompt = [{"role": "user", "content": DOMAIN.assist_prompt(episode, [observation], 1, "relative")}]
+    expected = {}
+    for pair, text in DOMAIN.hypothesis_texts(episode, "relative"):
+        expected[pair] = expected.get(pair, 0.0) + math.exp(backend.score(prompt, [text])[0])
+    total = sum(expected.values())
+    assert set(posterior.hypotheses) == set(goal_pairs(len(episode.layout.objects)))  # none left out
+    read = dict(zip(posterior.hypotheses, posterior.probs))
+    assert read == pytest.approx({h: w / total for h, w in expected.items()})
+    m = reasoner.stats.metrics()
+    assert m["decisions"] == 1 and m["parse_failure_rate"] == 0.0 and m["tflops_per_decision"] > 0
+
+
+def test_score_mode_needs_one_particle_and_one_sample() -> None:
+    with pytest.raises(UserError, match="--n-particles 1 and --samples 1"):
+        LLMSettings(n_particles=8, answer_mode="score")
+    with pytest.raises(UserError, match="--n-particles 1 and --samples 1"):
+        LLMSettings(temperature=1.0, samples=4, answer_mode="score")
+    with pytest.raises(UserError, match="unknown answer mode"):
+        LLMSettings(answer_mode="vote")

@@ -22,9 +22,13 @@ from mindzero.core.human import HumanParams
 from mindzero.core.parsing import ParseResult
 from mindzero.core.posterior import Posterior
 from mindzero.domains.base import SSRLTask
-from mindzero.domains.gridworld.hypotheses import parse_goal_particles
+from mindzero.domains.gridworld.hypotheses import (
+    format_goal_particles,
+    format_letter_particles,
+    parse_goal_particles,
+)
 from mindzero.domains.gridworld.qa import PROMPT_STYLES, TEST_SPLITS, build_split, option_probs, qa_prompt
-from mindzero.domains.gridworld.ssrl import AssistTask, QATask, assist_prompt, object_names
+from mindzero.domains.gridworld.ssrl import AssistTask, QATask, assist_prompt, object_names, particle_form
 from mindzero.envs.gridworld.episodes import (
     PROTOCOLS,
     Episode,
@@ -215,6 +219,20 @@ class GridWorldDomain:
 
     def parse_particles(self, text: object, episode: Episode, n_particles: int | None) -> ParseResult:
         return parse_goal_particles(text, object_names(episode.layout), n_particles)
+
+    def hypothesis_texts(self, episode: Episode, style: str) -> list[tuple[Hashable, str]]:
+        """Both object orders of every pair; in the letter form only the letters (``C G``: a
+        prefix of every ``C G p`` a model writes, so its score is their total probability)."""
+        objects = object_names(episode.layout)
+        texts = []
+        for i, j in goal_pairs(len(objects)):
+            for pair in ((i, j), (j, i)):
+                if particle_form(style) == "letters":
+                    text = format_letter_particles([pair], [1.0]).rsplit(" ", 1)[0]
+                else:
+                    text = format_goal_particles([pair], [1.0], objects, digits=2)
+                texts.append(((i, j), text))
+        return texts
 
     def qa_prompt(self, row: Mapping[str, Any], style: str) -> str:
         return qa_prompt(row, style)  # type: ignore[arg-type]

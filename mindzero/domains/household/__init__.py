@@ -23,7 +23,7 @@ from mindzero.core.human import HumanParams
 from mindzero.core.parsing import ParseResult
 from mindzero.core.posterior import Posterior
 from mindzero.domains.base import SSRLTask
-from mindzero.domains.household.hypotheses import parse_household_particles
+from mindzero.domains.household.hypotheses import format_household_particles, parse_household_particles
 from mindzero.domains.household.metrics import expected_f1
 from mindzero.domains.household.qa import QATask, heldout_questions
 from mindzero.domains.household.smc import REASONERS, Observation, make_reasoner
@@ -126,6 +126,11 @@ class HouseholdDomain:
 
     def parse_particles(self, text: object, episode: Episode, n_particles: int | None) -> ParseResult:
         return parse_household_particles(text, episode.apartment, n_particles)
+
+    def hypothesis_texts(self, episode: Episode, style: str) -> list[tuple[Hashable, str]]:
+        """Every goal of the apartment as a one-particle answer (the same JSON in every style)."""
+        apartment = episode.apartment
+        return [(goal, format_household_particles([goal], [1.0], apartment)) for goal in self.hypotheses(episode)]
 
     def qa_prompt(self, row: Mapping[str, Any], style: str) -> str:
         """MMToM-QA's question text is already a whole prompt ("... respond with either a or b.")."""
