@@ -13,7 +13,7 @@ letter (``generate``: the form GRPO trains) or by comparing the log-probabilitie
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,11 +113,13 @@ def mixture(results: Sequence[ParseResult]) -> Posterior | None:
     return Posterior.from_weights(hypotheses, np.concatenate([p.probs for p in valid]))
 
 
-def scored_posterior(hypotheses: Sequence[Hashable], logprobs: Sequence[float]) -> Posterior:
-    """The posterior a model's answer probabilities imply: each hypothesis weighs the total
-    probability of the texts that name it (``logprobs`` in nats, one per text), renormalised over
-    the hypotheses (the mass of invalid answers is dropped)."""
-    scores = np.asarray(logprobs, dtype=float)
+def scored_posterior(domain: Domain, backend: Backend, episode: Any, chat: list[dict], style: str) -> Posterior:
+    """The posterior a model's answer probabilities imply (``--answer-mode score``): each
+    hypothesis weighs the total probability of the one-particle answers that name it
+    (:meth:`Domain.hypothesis_texts`), renormalised over the hypotheses (the mass of invalid
+    answers is dropped)."""
+    hypotheses, texts = zip(*domain.hypothesis_texts(episode, style))
+    scores = np.asarray(backend.score(chat, texts), dtype=float)
     return Posterior.from_weights(hypotheses, np.exp(scores - scores.max()))
 
 
@@ -152,11 +154,9 @@ class LLMReasoner:
         prompt = self.domain.assist_prompt(self.episode, self.observations, settings.n_particles, settings.prompt_style)
         chat = [{"role": "user", "content": prompt}]
         if settings.answer_mode == "score":
-            hypotheses, texts = zip(*self.domain.hypothesis_texts(self.episode, settings.prompt_style))
             with self.backend.usage.measure() as usage:
-                logprobs = self.backend.score(chat, texts)
+                self.posterior = scored_posterior(self.domain, self.backend, self.episode, chat, settings.prompt_style)
             self.stats.add_batch(usage, [None])
-            self.posterior = scored_posterior(hypotheses, logprobs)
             return self.posterior
         seed = self.seed * 1_000_003 + len(self.observations)
         with self.backend.usage.measure() as usage:

@@ -21,7 +21,7 @@ import numpy as np
 from mindzero.core.human import HumanParams
 from mindzero.core.posterior import Posterior
 from mindzero.domains.base import Domain
-from mindzero.inference.llm import LLMQAAnswerer, LLMSettings, mixture
+from mindzero.inference.llm import LLMQAAnswerer, LLMSettings, mixture, scored_posterior
 from mindzero.llm.base import Backend
 from mindzero.tasks.assist import kl_to_exact
 from mindzero.tasks.qa import evaluate_qa_llm
@@ -70,22 +70,35 @@ def score_assist(
     samples: int = 1,
     temperature: float = 1.0,
     seed: int = 0,
+    answer_mode: str = "generate",
 ) -> dict[str, float]:
     """The model's particles at every decision, compared with exact inference (KL in nats): greedy,
-    or with ``samples`` > 1 the mixture of that many completions drawn at ``temperature``."""
+    or with ``samples`` > 1 the mixture of that many completions drawn at ``temperature``, or with
+    ``answer_mode="score"`` (one particle) the model's probability of naming each goal."""
     prompts = [
         [{"role": "user", "content": domain.assist_prompt(d.episode, d.observations, n_particles, style)}]
         for d in decisions
     ]
-    generations = backend.generate(
-        prompts, n=samples, temperature=temperature if samples > 1 else 0.0, max_new_tokens=max_new_tokens, seed=seed
-    )
-    kls, p_true, failures, exact_p, uniform_kl, uniform_p = [], [], 0, [], [], []
-    for decision, completions in zip(decisions, generations):
+    if answer_mode == "score":
+        read = [scored_posterior(domain, backend, d.episode, p, style) for d, p in zip(decisions, prompts)]
+        samples, failures = 1, 0
+    else:
+        generations = backend.generate(
+            prompts,
+            n=samples,
+            temperature=temperature if samples > 1 else 0.0,
+            max_new_tokens=max_new_tokens,
+            seed=seed,
+        )
+        parsed = [
+            [domain.parse_particles(c.text, d.episode, n_particles) for c in g] for d, g in zip(decisions, generations)
+        ]
+        read = [mixture(results) for results in parsed]
+        failures = sum(not r.ok for results in parsed for r in results)
+    kls, p_true, exact_p, uniform_kl, uniform_p = [], [], [], [], []
+    for decision, posterior in zip(decisions, read):
         uniform = Posterior.uniform(decision.exact.hypotheses)
-        results = [domain.parse_particles(c.text, decision.episode, n_particles) for c in completions]
-        failures += sum(not r.ok for r in results)
-        model = mixture(results) or uniform
+        model = posterior or uniform
         kls.append(kl_to_exact(decision.exact, model))
         p_true.append(model.prob(decision.goal))
         exact_p.append(decision.exact.prob(decision.goal))

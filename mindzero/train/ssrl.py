@@ -48,6 +48,7 @@ from mindzero.core.reward import RewardConfig
 from mindzero.domains import get_domain
 from mindzero.domains.base import TrainData
 from mindzero.domains.reward import SSRLReward
+from mindzero.inference.llm import ANSWER_MODES
 from mindzero.llm import TransformersBackend
 from mindzero.llm.models import load_language_model, resolve_model
 from mindzero.tasks.curves import assist_decisions, score_assist, score_qa
@@ -263,6 +264,14 @@ class SSRLConfig(TrainConfig):
             "ge": 1,
         },
     )
+    eval_answer_mode: str = field(
+        default="generate",
+        metadata={
+            "help": "assist curve: generate (greedy or --eval-samples sampled particles, parsed) | score (one "
+            "particle: the model's probability of naming each goal)",
+            "choices": ANSWER_MODES,
+        },
+    )
     eval_seed: int = field(
         default=12345, metadata={"help": "seed of the held-out curve's questions and episodes", "ge": 0}
     )
@@ -285,6 +294,8 @@ def resolve_config(config: SSRLConfig) -> SSRLConfig:
         raise UserError("--model scratch needs --format-steps > 0: a random model writes no answer GRPO can rank")
     if config.data is not None and not Path(config.data).is_file():
         raise UserError(f"no such training file: {config.data} (make one with `mindzero gridworld qa-data`)")
+    if config.eval_answer_mode == "score" and config.task == "assist" and config.n_particles != 1:
+        raise UserError(f"--eval-answer-mode score reads one-particle answers; got --n-particles {config.n_particles}")
     return config
 
 
@@ -585,6 +596,7 @@ def curve_callbacks(config: SSRLConfig, out: Path, checkpoint: Path | None) -> l
             config.eval_samples,
             config.temperature,
             config.eval_seed,
+            config.eval_answer_mode,
         )
 
     class HeldoutCurve(TrainerCallback):

@@ -226,3 +226,31 @@ def test_score_mode_needs_one_particle_and_one_sample() -> None:
         LLMSettings(temperature=1.0, samples=4, answer_mode="score")
     with pytest.raises(UserError, match="unknown answer mode"):
         LLMSettings(answer_mode="vote")
+
+
+def test_curve_score_mode_reads_the_posterior_the_benchmark_acts_on(tiny_model_dir) -> None:
+    from mindzero.core.human import HumanParams
+    from mindzero.llm import load_backend
+    from mindzero.tasks.curves import assist_decisions, score_assist
+
+    backend = load_backend(f"hf:{tiny_model_dir}")
+    episodes = DOMAIN.heldout_episodes(1, 0)
+    decisions = assist_decisions(DOMAIN, episodes, HumanParams(), seed=0, every=4, max_steps=8)
+    curve = score_assist(DOMAIN, backend, decisions, 1, "relative", 8, answer_mode="score")
+    reasoner = LLMReasoner(DOMAIN, backend, LLMSettings(prompt_style="relative", answer_mode="score"))
+    kls = []
+    for decision in decisions:
+        reasoner.reset(decision.episode)
+        for observation in decision.observations:
+            posterior = reasoner.update(observation)
+        assert len(posterior.hypotheses) == len(decision.exact.hypotheses)  # every goal keeps mass
+        kls.append(kl_to_exact(decision.exact, posterior))
+    assert curve["decisions"] == len(decisions) == 2 and curve["parse_failure_rate"] == 0.0
+    assert curve["kl_to_exact"] == pytest.approx(float(np.mean(kls)))
+
+
+def test_ssrl_curve_score_mode_needs_one_particle() -> None:
+    from mindzero.train.ssrl import SSRLConfig, resolve_config
+
+    with pytest.raises(UserError, match="--eval-answer-mode score reads one-particle answers"):
+        resolve_config(SSRLConfig(task="assist", n_particles=8, eval_answer_mode="score", preset="cpu-tiny"))
