@@ -30,21 +30,27 @@ def main() -> None:
     tokenizer = load_tokenizer(args.policy)
     model = AutoModelForCausalLM.from_pretrained(args.policy).eval()
     opening = tokenizer.convert_tokens_to_ids("ĠisĠinĠ[")
-    hits = own = total = 0
+    hits = own = repeats = gold_repeats = total = 0
     for q, row in zip(questions, policy_rows(questions)):
         item = tokenized(row, tokenizer)
         with torch.inference_mode():
             logits = model(torch.tensor([item["input_ids"]])).logits[0]
         containers = {tokenizer.convert_tokens_to_ids(tokenizer.tokenize(c)[0]) for c in q.containers}
+        previous = None  # the value in the trace's previous brackets: right at most lines
         for k, token in enumerate(item["input_ids"][:-1]):
             if token == opening and item["completion_mask"][k]:
-                guess = int(logits[k].argmax())
+                guess, gold = int(logits[k].argmax()), item["input_ids"][k + 1]
                 total += 1
-                hits += guess == item["input_ids"][k + 1]
+                hits += guess == gold
                 own += guess in containers
-    share = f"argmax = gold {hits / total:.3f}, one of the question's containers {own / total:.3f}"
+                repeats += guess == previous
+                gold_repeats += gold == previous
+                previous = gold
+    share = (
+        f"argmax = gold {hits / total:.3f}, one of the question's containers {own / total:.3f}, "
+        f"the previous bracket's value {repeats / total:.3f} (gold is that value {gold_repeats / total:.3f})"
+    )
     print(f"{total} bracketed values: {share}")
-
 
 if __name__ == "__main__":
     main()
