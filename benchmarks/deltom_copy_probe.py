@@ -52,5 +52,6 @@ def main() -> None:
     )
     print(f"{total} bracketed values: {share}")
 
+
 if __name__ == "__main__":
     main()
