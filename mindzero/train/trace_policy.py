@@ -54,17 +54,13 @@ POLICY_SEED_OFFSET = 1000
 PBM_STRINGS = (" ки", " +", " -")
 
 #: A scratch tokenizer keeps the story world's value words whole (names, rooms, objects, containers,
-#: ``Null``) and numbers; the text between them merges into phrase tokens (" thinks ", " is in [")
-#: and the DEL-ToM instructions are one token. A one-chapter prompt + trace is then about 500 tokens
-#: instead of 1,100 with word tokens. A value word is one token *without* the space before it, so
-#: that it is the same token wherever it occurs: ``green_box`` in "to the green_box." and in
-#: "[green_box]", the line number ``6`` in the story and in "## Step 6 ##". (With the space
-#: attached, the trace's bracketed values and the copied lines' first words were tokens the story
-#: never contains, and the policy had to learn a translation per word instead of a copy.)
+#: ``Null``) and numbers, each with the space before it; the text between them merges into phrase
+#: tokens (" thinks ", " is in [") and the DEL-ToM instructions are one token. A one-chapter
+#: prompt + trace is then about 500 tokens instead of 1,100 with word tokens.
 TRACE_ATOMS = (
-    r"(?<![A-Za-z_])(?:"
+    r" ?(?<![A-Za-z_])(?:"
     + "|".join(sorted({*NAMES, *ROOMS, *OBJECTS, *CONTAINERS, *ANIMALS, *ITEMS, "Null"}, key=lambda w: (-len(w), w)))
-    + r")(?![A-Za-z_])|\d+"
+    + r")(?![A-Za-z_])| ?\d+"
 )
 
 PRESETS: dict[str, dict[str, Any]] = {
