@@ -224,10 +224,11 @@ class GridWorldDomain:
         """Both object orders of every pair; in the letter form only the letters (``C G``: a
         prefix of every ``C G p`` a model writes, so its score is their total probability)."""
         objects = object_names(episode.layout)
+        letters = particle_form(style) == "letters"
         texts = []
         for i, j in goal_pairs(len(objects)):
             for pair in ((i, j), (j, i)):
-                if particle_form(style) == "letters":
+                if letters:
                     text = format_letter_particles([pair], [1.0]).rsplit(" ", 1)[0]
                 else:
                     text = format_goal_particles([pair], [1.0], objects, digits=2)
