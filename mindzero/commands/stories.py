@@ -322,10 +322,15 @@ def _pbm_rows(
 
 
 def step_accuracy_table(metrics: dict) -> str:
-    """PBM step accuracy per belief order and their mean beside always-``+`` (Table 4)."""
-    acc, plus = metrics["step_accuracy"], metrics["always_plus"]
-    rows = [[order, f"{value:.4f}", f"{plus['by_order'][order]:.4f}"] for order, value in acc["by_order"].items()]
-    return format_table(["order", "PBM", "always +"], [*rows, ["avg", f"{acc['avg']:.4f}", f"{plus['avg']:.4f}"]])
+    """PBM step accuracy per belief order and their mean beside always-``+`` (Table 4), and the PBM's
+    accuracy over the steps up to each trace's first wrong one."""
+    acc, plus, scoped = metrics["step_accuracy"], metrics["always_plus"], metrics["to_first_error"]
+    rows = [
+        [order, f"{value:.4f}", f"{plus['by_order'][order]:.4f}", f"{scoped['by_order'][order]:.4f}"]
+        for order, value in acc["by_order"].items()
+    ]
+    avg = ["avg", f"{acc['avg']:.4f}", f"{plus['avg']:.4f}", f"{scoped['avg']:.4f}"]
+    return format_table(["order", "PBM", "always +", "PBM to first error"], [*rows, avg])
 
 
 def cmd_pbm_eval(args: argparse.Namespace) -> int:

@@ -238,6 +238,15 @@ def stepwise_row(q: BeliefQuestion, trace: str, source: str) -> dict:
     }
 
 
+def upto_first_error(labels: Sequence) -> list:
+    """A trace's step labels up to and including its first wrong step (all of them when none is wrong).
+
+    By the prefix rule every later step is wrong too, so those labels say where the trace went wrong, not
+    whether the later steps' own beliefs are right."""
+    flags = [bool(y) for y in labels]
+    return list(labels[: flags.index(False) + 1]) if False in flags else list(labels)
+
+
 # --- corruptions ------------------------------------------------------------------------------
 
 

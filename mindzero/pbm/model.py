@@ -25,6 +25,7 @@ from typing import Any
 from mindzero.core.errors import UserError
 from mindzero.llm.base import UsageMeter
 from mindzero.llm.models import PACKAGED_MODELS, resolve_model
+from mindzero.pbm.data import upto_first_error
 
 KIND = "mindzero-pbm"
 CONFIG_FILE = "pbm_config.json"
@@ -183,19 +184,23 @@ def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: floa
 
     Returns (metrics, per-row samples). ``avg`` is the mean of the per-order accuracies, as the
     paper's table averages its columns; ``micro`` pools all steps; ``always_plus`` is the baseline
-    that calls every step correct (the share of correct steps). Rows without a labelled step
+    that calls every step correct (the share of correct steps); ``to_first_error`` is the same accuracy
+    over each trace's steps up to its first wrong one, which does not reward guessing that late steps
+    are wrong (``train pbm --label-scope first-error``). Rows without a labelled step
     are an error: an evaluation of nothing has no accuracy.
     """
     if not any(r["labels"] for r in rows):
         raise UserError("no labelled steps to evaluate: every trace is empty")
     scores = pbm.score([r["prompt"] for r in rows], [r["completions"] for r in rows])
     by_order: dict[str, list[int]] = {}
+    scoped: dict[str, list[int]] = {}  # hits up to each trace's first wrong step
     prior: dict[str, list[int]] = {}  # the labels themselves: what always answering "+" gets right
     by_label: dict[str, list[int]] = {"correct_steps": [], "wrong_steps": []}
     samples = []
     for r, s in zip(rows, scores):
         hits = [int((x > threshold) == bool(y)) for x, y in zip(s, r["labels"])]
         by_order.setdefault(str(r["question_order"]), []).extend(hits)
+        scoped.setdefault(str(r["question_order"]), []).extend(hits[: len(upto_first_error(r["labels"]))])
         prior.setdefault(str(r["question_order"]), []).extend(int(bool(y)) for y in r["labels"][: len(hits)])
         for h, y in zip(hits, r["labels"]):
             by_label["correct_steps" if y else "wrong_steps"].append(h)
@@ -212,6 +217,7 @@ def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: floa
     per_order = {k: sum(v) / len(v) for k, v in sorted(by_order.items()) if v}
     pooled = [h for v in by_order.values() for h in v]
     plus = {k: sum(v) / len(v) for k, v in sorted(prior.items()) if v}
+    to_first_error = {k: sum(v) / len(v) for k, v in sorted(scoped.items()) if v}
     metrics = {
         "step_accuracy": {
             "by_order": per_order,
@@ -220,6 +226,10 @@ def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: floa
             **{k: (sum(v) / len(v) if v else None) for k, v in by_label.items()},
         },
         "always_plus": {"by_order": plus, "avg": sum(plus.values()) / len(plus) if plus else None},
+        "to_first_error": {
+            "by_order": to_first_error,
+            "avg": sum(to_first_error.values()) / len(to_first_error) if to_first_error else None,
+        },
         "n_traces": len(rows),
         "n_steps": len(pooled),
         "threshold": threshold,

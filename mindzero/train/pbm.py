@@ -36,7 +36,7 @@ from typing import Any
 from mindzero.core.config import apply_preset
 from mindzero.core.errors import UserError
 from mindzero.core.results import read_jsonl, write_jsonl
-from mindzero.pbm.data import STEPWISE_FIELDS, gold_and_corrupted_rows, questions_from_stories
+from mindzero.pbm.data import STEPWISE_FIELDS, gold_and_corrupted_rows, questions_from_stories, upto_first_error
 from mindzero.pbm.model import (
     ProcessBeliefModel,
     encode_trace,
@@ -62,6 +62,9 @@ from mindzero.train.base import (
     use_cpu,
 )
 from mindzero.train.trace_policy import TraceScratch, build_trace_model
+
+#: Which steps of a trace ``train pbm`` puts a loss on (``--label-scope``).
+LABEL_SCOPES = ("all", "first-error")
 
 PRESETS: dict[str, dict[str, Any]] = {
     "gpu-paper": {
@@ -150,6 +153,14 @@ class PBMConfig(TrainConfig):
     )
     save_steps: int | None = field(default=None, metadata={"help": "checkpoint every N optimizer steps", "ge": 1})
     eval_batch_size: int = field(default=8, metadata={"help": "traces per forward pass in the held-out eval", "ge": 1})
+    label_scope: str = field(
+        default="all",
+        metadata={
+            "help": "steps that carry a loss: 'all', or 'first-error' (a trace's steps up to its first wrong one; "
+            "the later ones, all labelled wrong by the prefix rule, teach the step's position, not its belief)",
+            "choices": LABEL_SCOPES,
+        },
+    )
 
 
 def resolve_config(config: PBMConfig) -> PBMConfig:
@@ -177,9 +188,9 @@ def load_rows(config: PBMConfig) -> list[dict]:
 
 
 class StepDataset:
-    """Tokenized rows: labels are -100 except right after each step tag (the +/- target)."""
+    """Tokenized rows: labels are -100 except right after each trained step tag (the +/- target)."""
 
-    def __init__(self, rows: list[dict], tokenizer: Any, pbm: dict) -> None:
+    def __init__(self, rows: list[dict], tokenizer: Any, pbm: dict, scope: str = "all") -> None:
         tag_ids = tokenizer(pbm["tag"], add_special_tokens=False).input_ids
         eos = tokenizer.eos_token_id if tokenizer.eos_token_id is not None else pbm["minus_id"]
         self.items = []
@@ -189,7 +200,7 @@ class StepDataset:
                 continue
             ids = ids + [eos]  # the last tag's label sits one past the last input token
             labels = [-100] * len(ids)
-            for p, y in zip(positions, r["labels"]):
+            for p, y in zip(positions, upto_first_error(r["labels"]) if scope == "first-error" else r["labels"]):
                 if p is not None:
                     labels[p + 1] = pbm["plus_id"] if y else pbm["minus_id"]
             self.items.append({"input_ids": ids, "labels": labels})
@@ -270,7 +281,7 @@ def train_pbm(config: PBMConfig) -> dict:
         base = str(build_trace_model(out / "scratch", texts, config.scratch, config.seed))
     tokenizer = load_tokenizer(base)
     pbm = make_pbm_config(tokenizer, config.model, config.max_length)
-    dataset = StepDataset(train_rows, tokenizer, pbm)
+    dataset = StepDataset(train_rows, tokenizer, pbm, config.label_scope)
     model = AutoModelForCausalLM.from_pretrained(base, dtype=torch_dtype(config.bf16))
     if config.train_layers:
         freeze_below(model, config.train_layers)

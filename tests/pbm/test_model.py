@@ -68,6 +68,35 @@ def test_training_learns_the_step_labels(trained) -> None:
     assert losses[-1] < losses[0] / 2
 
 
+def test_first_error_scope_puts_the_loss_only_up_to_a_traces_first_wrong_step(trained) -> None:
+    from transformers import AutoTokenizer
+
+    from mindzero.pbm.data import upto_first_error
+    from mindzero.pbm.model import make_pbm_config
+    from mindzero.train.pbm import StepDataset
+
+    summary, out = trained
+    tokenizer = AutoTokenizer.from_pretrained(out / "run" / "final")
+    pbm = make_pbm_config(tokenizer, "tiny", 256)
+    rows = _rows(40, seed=3)
+    assert upto_first_error([True, False, True, False]) == [True, False] and upto_first_error([1, 1]) == [1, 1]
+    for scope, expected in (
+        ("all", [r["labels"] for r in rows]),
+        ("first-error", [upto_first_error(r["labels"]) for r in rows]),
+    ):
+        targets = [[t for t in item["labels"] if t != -100] for item in StepDataset(rows, tokenizer, pbm, scope).items]
+        assert targets == [[pbm["plus_id"] if y else pbm["minus_id"] for y in e] for e in expected if e]
+    # the held-out metric over the same steps, recomputed from the per-trace scores
+    hits = {}
+    for sample in summary["eval_samples"]:
+        scoped = upto_first_error(sample["labels"])
+        hits.setdefault(str(sample["question_order"]), []).extend(
+            int((x > 0.5) == bool(y)) for x, y in zip(sample["scores"], scoped)
+        )
+    by_order = summary["eval"]["to_first_error"]["by_order"]
+    assert by_order == pytest.approx({k: sum(v) / len(v) for k, v in hits.items()})
+
+
 def test_one_pass_scores_equal_prefix_scores_and_bad_input_is_scored(trained) -> None:
     from mindzero.pbm.model import ProcessBeliefModel
 
