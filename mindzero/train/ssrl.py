@@ -296,6 +296,11 @@ def resolve_config(config: SSRLConfig) -> SSRLConfig:
         raise UserError(f"no such training file: {config.data} (make one with `mindzero gridworld qa-data`)")
     if config.eval_answer_mode == "score" and config.task == "assist" and config.n_particles != 1:
         raise UserError(f"--eval-answer-mode score reads one-particle answers; got --n-particles {config.n_particles}")
+    if config.eval_answer_mode == "score" and config.eval_samples != 1:
+        raise UserError(
+            "--eval-answer-mode score reads the model's probabilities, not samples; "
+            f"drop --eval-samples {config.eval_samples}"
+        )
     return config
 
 

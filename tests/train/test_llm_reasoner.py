@@ -254,3 +254,7 @@ def test_ssrl_curve_score_mode_needs_one_particle() -> None:
 
     with pytest.raises(UserError, match="--eval-answer-mode score reads one-particle answers"):
         resolve_config(SSRLConfig(task="assist", n_particles=8, eval_answer_mode="score", preset="cpu-tiny"))
+    with pytest.raises(UserError, match="not samples; drop --eval-samples 4"):
+        resolve_config(
+            SSRLConfig(task="assist", n_particles=1, eval_answer_mode="score", eval_samples=4, preset="cpu-tiny")
+        )
