@@ -295,3 +295,24 @@ def test_ablation_rewards_are_eq4_with_that_config(ablation):
     assert alone == pytest.approx(failure_reward(ll_all, np.full(28, -np.log(28)), config))
     vertices = [ssrl_reward([1.0], [ll_all[k]], [-np.log(28)], config) for k in range(28)]
     assert alone < min(vertices)
+
+
+def test_no_prior_ablation_is_the_full_reward_shifted_under_a_uniform_prior():
+    """GridWorld's prior is uniform (paper §5.1), so dropping log P(m) shifts every reward of a group by
+    the same log 28 — failures included — and GRPO's group advantages do not change: Table 2's row II
+    trains exactly as row I here (the paper measures it on Household, whose prior is an LLM's)."""
+    ep, _, actions = mid_episode(3)
+    layout = ep.layout.to_text()
+    goals = goal_pairs(8)
+    texts = [
+        particles_json(ep.layout, [goals[0], goals[5]], [0.7, 0.3]),
+        particles_json(ep.layout, [goals[9], goals[17], goals[2]], [0.2, 0.2, 0.6]),
+        particles_json(ep.layout, [goals[27]], [1.0]),
+        "{}",
+    ]
+    rows = {"layout": [layout] * len(texts), "actions": [actions] * len(texts)}
+    full = np.array(SSRLReward(AssistTask(), HUMAN, ABLATIONS["none"])(["p"] * len(texts), texts, **rows))
+    no_prior = np.array(SSRLReward(AssistTask(), HUMAN, ABLATIONS["no-prior"])(["p"] * len(texts), texts, **rows))
+    assert np.allclose(no_prior - full, np.log(28), rtol=0, atol=1e-9)
+    advantage = lambda r: (r - r.mean()) / r.std()  # noqa: E731 (GRPO's group normalisation)
+    assert np.allclose(advantage(full), advantage(no_prior), rtol=0, atol=1e-9)
