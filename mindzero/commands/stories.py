@@ -330,7 +330,11 @@ def step_accuracy_table(metrics: dict) -> str:
         for order, value in acc["by_order"].items()
     ]
     avg = ["avg", f"{acc['avg']:.4f}", f"{plus['avg']:.4f}", f"{scoped['avg']:.4f}"]
-    return format_table(["order", "PBM", "always +", "PBM to first error"], [*rows, avg])
+    table = format_table(["order", "PBM", "always +", "PBM to first error"], [*rows, avg])
+    auc = scoped["auc"]
+    return table + (
+        "" if auc is None else f"\nAUC of the scores up to the first error (right vs wrong steps): {auc:.4f}"
+    )
 
 
 def cmd_pbm_eval(args: argparse.Namespace) -> int:

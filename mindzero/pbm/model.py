@@ -179,6 +179,21 @@ class ProcessBeliefModel:
         return out
 
 
+def rank_auc(scored: Sequence[tuple[float, bool]]) -> float | None:
+    """P(a correct step scores above a wrong one), ties counting half (Mann–Whitney); None without both.
+
+    Best-of-N only ranks traces, so this — not accuracy at a threshold — is what search can use."""
+    from scipy.stats import rankdata
+
+    if not scored or all(y for _, y in scored) or not any(y for _, y in scored):
+        return None
+    ranks = rankdata([x for x, _ in scored])
+    n_right = sum(y for _, y in scored)
+    n_wrong = len(scored) - n_right
+    right_ranks = sum(r for r, (_, y) in zip(ranks, scored) if y)
+    return float((right_ranks - n_right * (n_right + 1) / 2) / (n_right * n_wrong))
+
+
 def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: float = 0.5) -> tuple[dict, list[dict]]:
     """Paper Table 4: step-level accuracy (score > threshold ⇔ label) per belief order and averaged.
 
@@ -186,7 +201,8 @@ def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: floa
     paper's table averages its columns; ``micro`` pools all steps; ``always_plus`` is the baseline
     that calls every step correct (the share of correct steps); ``to_first_error`` is the same accuracy
     over each trace's steps up to its first wrong one, which does not reward guessing that late steps
-    are wrong (``train pbm --label-scope first-error``). Rows without a labelled step
+    are wrong (``train pbm --label-scope first-error``), with the :func:`rank_auc` of those steps' scores.
+    Rows without a labelled step
     are an error: an evaluation of nothing has no accuracy.
     """
     if not any(r["labels"] for r in rows):
@@ -194,6 +210,7 @@ def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: floa
     scores = pbm.score([r["prompt"] for r in rows], [r["completions"] for r in rows])
     by_order: dict[str, list[int]] = {}
     scoped: dict[str, list[int]] = {}  # hits up to each trace's first wrong step
+    ranked: list[tuple[float, bool]] = []  # (score, label) of those steps
     prior: dict[str, list[int]] = {}  # the labels themselves: what always answering "+" gets right
     by_label: dict[str, list[int]] = {"correct_steps": [], "wrong_steps": []}
     samples = []
@@ -201,6 +218,7 @@ def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: floa
         hits = [int((x > threshold) == bool(y)) for x, y in zip(s, r["labels"])]
         by_order.setdefault(str(r["question_order"]), []).extend(hits)
         scoped.setdefault(str(r["question_order"]), []).extend(hits[: len(upto_first_error(r["labels"]))])
+        ranked += [(x, bool(y)) for x, y in zip(s, upto_first_error(r["labels"]))]
         prior.setdefault(str(r["question_order"]), []).extend(int(bool(y)) for y in r["labels"][: len(hits)])
         for h, y in zip(hits, r["labels"]):
             by_label["correct_steps" if y else "wrong_steps"].append(h)
@@ -229,6 +247,7 @@ def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: floa
         "to_first_error": {
             "by_order": to_first_error,
             "avg": sum(to_first_error.values()) / len(to_first_error) if to_first_error else None,
+            "auc": rank_auc(ranked),
         },
         "n_traces": len(rows),
         "n_steps": len(pooled),

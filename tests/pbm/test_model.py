@@ -72,7 +72,7 @@ def test_first_error_scope_puts_the_loss_only_up_to_a_traces_first_wrong_step(tr
     from transformers import AutoTokenizer
 
     from mindzero.pbm.data import upto_first_error
-    from mindzero.pbm.model import make_pbm_config
+    from mindzero.pbm.model import make_pbm_config, rank_auc
     from mindzero.train.pbm import StepDataset
 
     summary, out = trained
@@ -95,6 +95,13 @@ def test_first_error_scope_puts_the_loss_only_up_to_a_traces_first_wrong_step(tr
         )
     by_order = summary["eval"]["to_first_error"]["by_order"]
     assert by_order == pytest.approx({k: sum(v) / len(v) for k, v in hits.items()})
+    # the AUC is the share of (right, wrong) step pairs ranked right, ties half
+    steps = [(x, bool(y)) for t in summary["eval_samples"] for x, y in zip(t["scores"], upto_first_error(t["labels"]))]
+    pairs = [(a, b) for a, ya in steps if ya for b, yb in steps if not yb]
+    expected = sum(1.0 if a > b else 0.5 if a == b else 0.0 for a, b in pairs) / len(pairs)
+    assert summary["eval"]["to_first_error"]["auc"] == pytest.approx(expected)
+    assert rank_auc([(0.9, True), (0.1, False), (0.5, True), (0.5, False)]) == pytest.approx(0.875)
+    assert rank_auc([(0.3, True)]) is None and rank_auc([]) is None
 
 
 def test_one_pass_scores_equal_prefix_scores_and_bad_input_is_scored(trained) -> None:
