@@ -123,6 +123,7 @@ CASES = [
     (["train", "pbm", "--heldout-fraction", "1"], "--heldout-fraction must be in (0, 1), got 1.0"),
     (["train", "pbm", "--model", "/nope"], "model path '/nope' does not exist"),  # before any data is built
     (["train", "ablation", "--rows", "none,bogus"], "--rows must be one of none, no-prior, single, no-entropy"),
+    (["train", "ablation", "--train-config", "/nope.yaml"], "/nope.yaml: file not found"),
     # option values, from YAML: the same messages
     (["gridworld", "assist", "--config", "YAML:episodes: 0"], "--episodes must be at least 1, got 0"),
     (["gridworld", "assist", "--config", 'YAML:episodes: "many"'], "--episodes must be an integer, got many"),

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from mindzero.commands.stories import step_accuracy_table
-from mindzero.core.config import add_dataclass_flags, config_from_args
+from mindzero.core.config import add_dataclass_flags, config_from_args, config_from_file
 from mindzero.core.outputs import add_output_flags, claim_out
 from mindzero.core.results import write_results
 from mindzero.domains import get_domain
@@ -180,6 +180,13 @@ class AblationConfig:
 
     out: str = field(default="runs/ablation", metadata={"help": "output folder"})
     preset: str = field(default="cpu-tiny", metadata={"help": "training preset of every row"})
+    train_config: str | None = field(
+        default=None,
+        metadata={
+            "help": "a `train ssrl` YAML every run starts from (e.g. configs/ssrl/cpu-tiny-assist.yaml, the recipe "
+            "that learns on a CPU); the ablation sets its row, seed, out, task and particles (and --max-steps if given)"
+        },
+    )
     rows: list[str] = field(
         default_factory=lambda: list(ABLATIONS),
         metadata={"help": "reward ablations (paper Table 2 rows)", "choices": ABLATIONS},
@@ -197,9 +204,14 @@ class AblationConfig:
 
 def cmd_ablation(args: argparse.Namespace) -> int:
     config = config_from_args(AblationConfig, args)
+    recipe = (  # a bad recipe fails before the output folder is claimed
+        config_from_file(SSRLConfig, config.train_config, preset=config.preset)
+        if config.train_config
+        else SSRLConfig(preset=config.preset)
+    )
     folder = claim_out(config.out, "train ablation", config, args.overwrite, args.resume)
     with folder.run():
-        table, samples, summary = _ablation_rows(config, folder.path)
+        table, samples, summary = _ablation_rows(config, recipe, folder.path)
         path = write_results(folder.path, "gridworld/ablation", dataclasses.asdict(config), summary, samples)
         title = "SSRL reward ablations (paper Table 2, small scale)"
         plot = plot_ablation(summary, folder.path / "ablation.png", title)
@@ -208,7 +220,7 @@ def cmd_ablation(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ablation_rows(config: AblationConfig, out: Path) -> tuple[list[list[str]], list[dict], dict]:
+def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tuple[list[list[str]], list[dict], dict]:
     """(table rows, samples, summary per row): each row x seed trained into OUT/<row>/seed<k>/ (a
     finished run is reused and a cut one resumed: an ablation continued with --resume) and evaluated."""
     domain = get_domain("gridworld")
@@ -221,18 +233,17 @@ def _ablation_rows(config: AblationConfig, out: Path) -> tuple[list[list[str]], 
         for seed in config.seeds:
             folder = out / row / f"seed{seed}"
             if not (folder / "final" / "config.json").is_file():  # a finished run is reused; a cut one resumed
-                train_ssrl(
-                    SSRLConfig(
-                        out=str(folder),
-                        preset=config.preset,
-                        task="assist",
-                        ablation=row,
-                        n_particles=n_particles,
-                        seed=seed,
-                        max_steps=config.max_steps,
-                        resume=bool(checkpoints(folder)),
-                    )
+                run = dataclasses.replace(
+                    recipe,
+                    out=str(folder),
+                    task="assist",
+                    ablation=row,
+                    n_particles=n_particles,
+                    seed=seed,
+                    max_steps=config.max_steps or recipe.max_steps,
+                    resume=bool(checkpoints(folder)),
                 )
+                train_ssrl(run)
             trained = json.loads((folder / "ssrl_config.json").read_text())  # decode as the model was trained
             backend = load_backend(str(folder / "final"))
             llm = LLMSettings(

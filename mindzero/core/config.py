@@ -224,6 +224,11 @@ def _read_yaml(path: Path) -> dict:
     return {str(k).replace("-", "_"): v for k, v in loaded.items()}
 
 
+def config_from_file(cls: type[T], path: Path, **defaults: Any) -> T:
+    """Build ``cls`` from a YAML file as ``--config`` reads it; ``defaults`` fill keys it leaves out."""
+    return _build(cls, {**defaults, **_read_yaml(Path(path))}, f"config {path}")
+
+
 def config_from_args(cls: type[T], args: argparse.Namespace) -> T:
     """Build ``cls`` from defaults, then ``--config`` YAML, then explicit flags."""
     names = {f.name for f in dataclasses.fields(cls)}
