@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import time
 from collections.abc import Sequence
@@ -151,30 +152,73 @@ class TransformersBackend(Backend):
         return results
 
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[float]:
-        """Sum of log-probs (nats) of each continuation's tokens (tokenized on their own) after the prompt."""
+        """Sum of log-probs (nats) of each continuation's tokens (tokenized on their own) after the prompt.
+
+        The prompt is encoded once and its KV cache shared by every continuation (score mode reads
+        dozens to hundreds of short answers after one long prompt); a model whose cache cannot be
+        copied per batch re-encodes the prompt with each continuation instead (same numbers)."""
         torch, _ = _require_transformers()
         start = time.perf_counter()
         context = self.encode(prompt)
         if not context:
             raise UserError("score needs a prompt of at least one token; the prompt encodes to none")
         conts = [list(self.tokenizer(c, add_special_tokens=False).input_ids) for c in continuations]
-        scores: list[float] = []
         with torch.inference_mode():
-            for lo in range(0, len(conts), self.batch_size):
-                batch = conts[lo : lo + self.batch_size]
-                input_ids, mask = self._pad([context + c for c in batch], left=False)
-                logits = self.model(input_ids=input_ids, attention_mask=mask).logits
-                # Position t predicts token t+1: the continuation starts at len(context).
-                logprobs = torch.log_softmax(logits[:, len(context) - 1 : -1].float(), dim=-1)
-                for row, cont in enumerate(batch):
-                    targets = torch.tensor(cont, dtype=torch.long, device=logprobs.device)
-                    picked = logprobs[row, : len(cont)].gather(-1, targets[:, None])
-                    scores.append(float(picked.sum()))
+            prefix = self.model(input_ids=torch.tensor([context], device=self.device), use_cache=True)
+            cache = prefix.cache
+            if hasattr(cache, "batch_repeat_interleave"):
+                first = torch.log_softmax(prefix.logits[0, -1].float(), dim=-1)  # every continuation's first token
+                scores = [
+                    s
+                    for lo in range(0, len(conts), self.batch_size)
+                    for s in self._score_after(cache, first, len(context), conts[lo : lo + self.batch_size])
+                ]
+                prompt_tokens = len(context)
+            else:
+                scores = [
+                    s
+                    for lo in range(0, len(conts), self.batch_size)
+                    for s in self._score_with(context, conts[lo : lo + self.batch_size])
+                ]
+                prompt_tokens = len(context) * len(conts)
         self.usage.record(
-            prompt_tokens=len(context) * len(conts),
+            prompt_tokens=prompt_tokens,
             completion_tokens=sum(len(c) for c in conts),
             seconds=time.perf_counter() - start,
         )
+        return scores
+
+    def _score_after(self, cache: Any, first: Any, n_prompt: int, batch: list[list[int]]) -> list[float]:
+        """Scores of continuations after a prompt already in ``cache`` (copied, not changed) whose
+        next-token log-probs are ``first``: each continuation's own tokens but the last are fed."""
+        torch, _ = _require_transformers()
+        heads = [float(first[c[0]]) if c else 0.0 for c in batch]
+        tails = [c[:-1] for c in batch]
+        if not any(tails):
+            return heads
+        ids, mask = self._pad(tails, left=False)
+        past = copy.deepcopy(cache)
+        past.batch_repeat_interleave(len(batch))
+        full_mask = torch.cat([torch.ones((len(batch), n_prompt), dtype=mask.dtype, device=mask.device), mask], dim=1)
+        logits = self.model(input_ids=ids, attention_mask=full_mask, cache=past, use_cache=True).logits
+        logprobs = torch.log_softmax(logits.float(), dim=-1)  # position j predicts token j + 1
+        scores = []
+        for row, (head, cont) in enumerate(zip(heads, batch)):
+            targets = torch.tensor(cont[1:], dtype=torch.long, device=logprobs.device)
+            scores.append(head + float(logprobs[row, : len(targets)].gather(-1, targets[:, None]).sum()))
+        return scores
+
+    def _score_with(self, context: list[int], batch: list[list[int]]) -> list[float]:
+        """Scores of continuations, each encoded together with the whole prompt."""
+        torch, _ = _require_transformers()
+        input_ids, mask = self._pad([context + c for c in batch], left=False)
+        logits = self.model(input_ids=input_ids, attention_mask=mask).logits
+        # Position t predicts token t+1: the continuation starts at len(context).
+        logprobs = torch.log_softmax(logits[:, len(context) - 1 : -1].float(), dim=-1)
+        scores = []
+        for row, cont in enumerate(batch):
+            targets = torch.tensor(cont, dtype=torch.long, device=logprobs.device)
+            scores.append(float(logprobs[row, : len(cont)].gather(-1, targets[:, None]).sum()))
         return scores
 
     def _pad(self, rows: list[list[int]], left: bool) -> tuple[Any, Any]:

@@ -97,6 +97,22 @@ def test_score_equals_manual_forward_pass(tiny_backend: Any) -> None:
     assert all(s < 0 for s in scores)
 
 
+def test_score_shares_the_prompt_cache_and_matches_full_passes(tiny_model_dir: Path) -> None:
+    """Uneven batches, one-token and empty continuations: the cached prompt gives the numbers of encoding
+    the prompt with every continuation, and the prompt's tokens are counted once."""
+    backend = TransformersBackend(tiny_model_dir, batch_size=3)
+    prompt = "Which two objects? Answer:"
+    options = [" A", "", " red circle and green square", " B C 0.5", " the blue one", " D"]
+    with backend.usage.measure() as used:
+        cached = backend.score(prompt, options)
+    context = backend.encode(prompt)
+    conts = [backend.tokenizer(o, add_special_tokens=False).input_ids for o in options]
+    with torch.inference_mode():
+        full = backend._score_with(context, conts)
+    assert cached == pytest.approx(full, abs=1e-4) and cached[1] == 0.0
+    assert used.prompt_tokens == len(context) and used.completion_tokens == sum(map(len, conts))
+
+
 def test_score_of_chat_prompt_conditions_on_template(tiny_backend: Any) -> None:
     chat, text = tiny_backend.score(CHAT, [" A"]), tiny_backend.score(CHAT[0]["content"], [" A"])
     assert chat != pytest.approx(text)
@@ -115,8 +131,8 @@ def test_flops_are_two_params_times_tokens(tiny_model_dir: Path) -> None:
         backend.score("Answer:", [" A", " B"])
     context = len(backend.encode("Answer:"))
     cont = sum(len(backend.tokenizer(c, add_special_tokens=False).input_ids) for c in [" A", " B"])
-    assert sc.tokens == 2 * context + cont
-    assert sc.flops == 2 * params * (2 * context + cont)
+    assert sc.tokens == context + cont  # the prompt is encoded once for both continuations
+    assert sc.flops == 2 * params * (context + cont)
     assert backend.usage.total.flops == gen.flops + sc.flops
 
 
