@@ -331,10 +331,10 @@ def step_accuracy_table(metrics: dict) -> str:
     ]
     avg = ["avg", f"{acc['avg']:.4f}", f"{plus['avg']:.4f}", f"{scoped['avg']:.4f}"]
     table = format_table(["order", "PBM", "always +", "PBM to first error"], [*rows, avg])
-    auc = scoped["auc"]
-    return table + (
-        "" if auc is None else f"\nAUC of the scores up to the first error (right vs wrong steps): {auc:.4f}"
-    )
+    lines = [table, f"always + up to the first error: {scoped['always_plus']:.4f}"]
+    if scoped["auc"] is not None:
+        lines.append(f"AUC of the scores up to the first error (right vs wrong steps): {scoped['auc']:.4f}")
+    return "\n".join(lines)
 
 
 def cmd_pbm_eval(args: argparse.Namespace) -> int:

@@ -209,17 +209,21 @@ def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: floa
         raise UserError("no labelled steps to evaluate: every trace is empty")
     scores = pbm.score([r["prompt"] for r in rows], [r["completions"] for r in rows])
     by_order: dict[str, list[int]] = {}
-    scoped: dict[str, list[int]] = {}  # hits up to each trace's first wrong step
-    ranked: list[tuple[float, bool]] = []  # (score, label) of those steps
     prior: dict[str, list[int]] = {}  # the labels themselves: what always answering "+" gets right
+    scoped: dict[str, list[int]] = {}  # hits up to each trace's first wrong step
+    scoped_prior: dict[str, list[int]] = {}  # always-"+" in that scope
+    ranked: list[tuple[float, bool]] = []  # (score, label) of those steps
     by_label: dict[str, list[int]] = {"correct_steps": [], "wrong_steps": []}
     samples = []
     for r, s in zip(rows, scores):
+        order = str(r["question_order"])
         hits = [int((x > threshold) == bool(y)) for x, y in zip(s, r["labels"])]
-        by_order.setdefault(str(r["question_order"]), []).extend(hits)
-        scoped.setdefault(str(r["question_order"]), []).extend(hits[: len(upto_first_error(r["labels"]))])
-        ranked += [(x, bool(y)) for x, y in zip(s, upto_first_error(r["labels"]))]
-        prior.setdefault(str(r["question_order"]), []).extend(int(bool(y)) for y in r["labels"][: len(hits)])
+        by_order.setdefault(order, []).extend(hits)
+        prior.setdefault(order, []).extend(int(bool(y)) for y in r["labels"][: len(hits)])
+        upto = upto_first_error(r["labels"][: len(hits)])
+        scoped.setdefault(order, []).extend(hits[: len(upto)])
+        scoped_prior.setdefault(order, []).extend(int(bool(y)) for y in upto)
+        ranked += [(x, bool(y)) for x, y in zip(s, upto)]
         for h, y in zip(hits, r["labels"]):
             by_label["correct_steps" if y else "wrong_steps"].append(h)
         samples.append(
@@ -236,6 +240,7 @@ def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: floa
     pooled = [h for v in by_order.values() for h in v]
     plus = {k: sum(v) / len(v) for k, v in sorted(prior.items()) if v}
     to_first_error = {k: sum(v) / len(v) for k, v in sorted(scoped.items()) if v}
+    scoped_plus = {k: sum(v) / len(v) for k, v in sorted(scoped_prior.items()) if v}
     metrics = {
         "step_accuracy": {
             "by_order": per_order,
@@ -247,6 +252,7 @@ def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: floa
         "to_first_error": {
             "by_order": to_first_error,
             "avg": sum(to_first_error.values()) / len(to_first_error) if to_first_error else None,
+            "always_plus": sum(scoped_plus.values()) / len(scoped_plus) if scoped_plus else None,
             "auc": rank_auc(ranked),
         },
         "n_traces": len(rows),

@@ -100,6 +100,11 @@ def test_first_error_scope_puts_the_loss_only_up_to_a_traces_first_wrong_step(tr
     pairs = [(a, b) for a, ya in steps if ya for b, yb in steps if not yb]
     expected = sum(1.0 if a > b else 0.5 if a == b else 0.0 for a, b in pairs) / len(pairs)
     assert summary["eval"]["to_first_error"]["auc"] == pytest.approx(expected)
+    shares = {}
+    for t in summary["eval_samples"]:
+        shares.setdefault(t["question_order"], []).extend(map(bool, upto_first_error(t["labels"])))
+    always_plus = sum(sum(v) / len(v) for v in shares.values()) / len(shares)
+    assert summary["eval"]["to_first_error"]["always_plus"] == pytest.approx(always_plus) and always_plus < 1
     assert rank_auc([(0.9, True), (0.1, False), (0.5, True), (0.5, False)]) == pytest.approx(0.875)
     assert rank_auc([(0.3, True)]) is None and rank_auc([]) is None
 
