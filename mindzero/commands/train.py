@@ -179,12 +179,15 @@ class AblationConfig:
     """``mindzero train ablation``: rows x seeds of SSRL training, each evaluated on assistance."""
 
     out: str = field(default="runs/ablation", metadata={"help": "output folder"})
-    preset: str = field(default="cpu-tiny", metadata={"help": "training preset of every row"})
+    preset: str = field(
+        default="cpu-tiny", metadata={"help": "training preset of every row (unless --train-config names one)"}
+    )
     train_config: str | None = field(
         default=None,
         metadata={
             "help": "a `train ssrl` YAML every run starts from (e.g. configs/ssrl/cpu-tiny-assist.yaml, the recipe "
-            "that learns on a CPU); the ablation sets its row, seed, out, task and particles (and --max-steps if given)"
+            "that learns on a CPU); the ablation sets its row, seed, out, domain, task and particles "
+            "(and --max-steps if given)"
         },
     )
     rows: list[str] = field(
@@ -236,6 +239,7 @@ def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tup
                 run = dataclasses.replace(
                     recipe,
                     out=str(folder),
+                    domain="gridworld",
                     task="assist",
                     ablation=row,
                     n_particles=n_particles,
