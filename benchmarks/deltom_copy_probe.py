@@ -30,9 +30,8 @@ LINE_KINDS = ("step header", "story line", "effect", "belief sentence")
 def token_line_kinds(trace: str, tokenizer) -> list[str | None]:
     """For each token of ``trace`` (tokenized as the policy's completion is): which line of its step
     block it starts in, or None (the final answer, blank lines)."""
-    starts = [m for m in tokenizer(trace, add_special_tokens=False, return_offsets_mapping=True)["offset_mapping"]]
     kinds: list[str | None] = []
-    for begin, _ in starts:
+    for begin, _ in tokenizer(trace, add_special_tokens=False, return_offsets_mapping=True)["offset_mapping"]:
         block_start = trace.rfind("\n\n", 0, begin + 1)
         line = trace[block_start + 2 if block_start >= 0 else 0 : begin + 1].count("\n")
         in_steps = (

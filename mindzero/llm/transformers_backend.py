@@ -6,6 +6,7 @@ import copy
 import os
 import time
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from mindzero.core.errors import UserError
@@ -36,6 +37,17 @@ def encode_prompt(tokenizer: Any, prompt: Prompt, model_name: str) -> list[int]:
         raise UserError(f"model '{model_name}' has no chat template; pass text prompts instead of chat messages")
     text = tokenizer.apply_chat_template(prompt, tokenize=False, add_generation_prompt=True)
     return list(tokenizer(text, add_special_tokens=False).input_ids)
+
+
+def _token_logprob_sums(logprobs: Any, rows: Sequence[Sequence[int]]) -> list[float]:
+    """Per row r: the sum over k of ``logprobs[r, k, rows[r][k]]`` (log-probs where position k predicts
+    the row's k-th target token)."""
+    torch, _ = _require_transformers()
+    sums = []
+    for row, targets in enumerate(rows):
+        index = torch.tensor(targets, dtype=torch.long, device=logprobs.device)
+        sums.append(float(logprobs[row, : len(targets)].gather(-1, index[:, None]).sum()))
+    return sums
 
 
 class TransformersBackend(Backend):
@@ -165,22 +177,16 @@ class TransformersBackend(Backend):
         conts = [list(self.tokenizer(c, add_special_tokens=False).input_ids) for c in continuations]
         with torch.inference_mode():
             prefix = self.model(input_ids=torch.tensor([context], device=self.device), use_cache=True)
-            cache = prefix.cache
-            if hasattr(cache, "batch_repeat_interleave"):
+            if hasattr(prefix.cache, "batch_repeat_interleave"):
                 first = torch.log_softmax(prefix.logits[0, -1].float(), dim=-1)  # every continuation's first token
-                scores = [
-                    s
-                    for lo in range(0, len(conts), self.batch_size)
-                    for s in self._score_after(cache, first, len(context), conts[lo : lo + self.batch_size])
-                ]
+                score_batch = partial(self._score_after, prefix.cache, first, len(context))
                 prompt_tokens = len(context)
             else:
-                scores = [
-                    s
-                    for lo in range(0, len(conts), self.batch_size)
-                    for s in self._score_with(context, conts[lo : lo + self.batch_size])
-                ]
-                prompt_tokens = len(context) * len(conts)
+                score_batch = partial(self._score_with, context)
+                prompt_tokens = len(context) * (len(conts) + 1)  # the pass above, then once per continuation
+            scores = [
+                s for lo in range(0, len(conts), self.batch_size) for s in score_batch(conts[lo : lo + self.batch_size])
+            ]
         self.usage.record(
             prompt_tokens=prompt_tokens,
             completion_tokens=sum(len(c) for c in conts),
@@ -202,11 +208,7 @@ class TransformersBackend(Backend):
         full_mask = torch.cat([torch.ones((len(batch), n_prompt), dtype=mask.dtype, device=mask.device), mask], dim=1)
         logits = self.model(input_ids=ids, attention_mask=full_mask, cache=past, use_cache=True).logits
         logprobs = torch.log_softmax(logits.float(), dim=-1)  # position j predicts token j + 1
-        scores = []
-        for row, (head, cont) in enumerate(zip(heads, batch)):
-            targets = torch.tensor(cont[1:], dtype=torch.long, device=logprobs.device)
-            scores.append(head + float(logprobs[row, : len(targets)].gather(-1, targets[:, None]).sum()))
-        return scores
+        return [head + rest for head, rest in zip(heads, _token_logprob_sums(logprobs, [c[1:] for c in batch]))]
 
     def _score_with(self, context: list[int], batch: list[list[int]]) -> list[float]:
         """Scores of continuations, each encoded together with the whole prompt."""
@@ -215,11 +217,7 @@ class TransformersBackend(Backend):
         logits = self.model(input_ids=input_ids, attention_mask=mask).logits
         # Position t predicts token t+1: the continuation starts at len(context).
         logprobs = torch.log_softmax(logits[:, len(context) - 1 : -1].float(), dim=-1)
-        scores = []
-        for row, cont in enumerate(batch):
-            targets = torch.tensor(cont, dtype=torch.long, device=logprobs.device)
-            scores.append(float(logprobs[row, : len(cont)].gather(-1, targets[:, None]).sum()))
-        return scores
+        return _token_logprob_sums(logprobs, batch)
 
     def _pad(self, rows: list[list[int]], left: bool) -> tuple[Any, Any]:
         torch, _ = _require_transformers()

@@ -180,18 +180,17 @@ class ProcessBeliefModel:
 
 
 def rank_auc(scored: Sequence[tuple[float, bool]]) -> float | None:
-    """P(a correct step scores above a wrong one), ties counting half (Mann–Whitney); None without both.
+    """P(a correct step scores above a wrong one), ties counting half (Mann–Whitney U over the number of
+    pairs); None without both kinds of step.
 
     Best-of-N only ranks traces, so this — not accuracy at a threshold — is what search can use."""
-    from scipy.stats import rankdata
+    from scipy.stats import mannwhitneyu
 
-    if not scored or all(y for _, y in scored) or not any(y for _, y in scored):
+    right = [x for x, y in scored if y]
+    wrong = [x for x, y in scored if not y]
+    if not right or not wrong:
         return None
-    ranks = rankdata([x for x, _ in scored])
-    n_right = sum(y for _, y in scored)
-    n_wrong = len(scored) - n_right
-    right_ranks = sum(r for r, (_, y) in zip(ranks, scored) if y)
-    return float((right_ranks - n_right * (n_right + 1) / 2) / (n_right * n_wrong))
+    return float(mannwhitneyu(right, wrong).statistic / (len(right) * len(wrong)))
 
 
 def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: float = 0.5) -> tuple[dict, list[dict]]:
