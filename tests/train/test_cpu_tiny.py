@@ -140,3 +140,19 @@ def test_warm_start_keeps_the_answer_a_function_of_the_prompt(tmp_path: Path) ->
     _, samples = evaluate_qa_llm(rows, answerer)
     margins = np.array([s["scores"][0] - s["scores"][1] for s in samples])
     assert margins.std() > 0.1 and 0 < (margins > 0).mean() < 1  # both letters, chosen by prompt
+
+
+def test_trainers_run_float32_on_cpu() -> None:
+    """TRL's configs default to bf16 autocast; on a CPU that runs a tiny model's step 6-7x slower, so
+    every trainer here asks for float32 there unless its options say otherwise."""
+    import trl
+
+    from mindzero.train.base import trainer_args, use_cpu
+    from mindzero.train.trace_policy import TracePolicyConfig
+
+    if not use_cpu():
+        pytest.skip("a GPU is visible")
+    config = TracePolicyConfig(out="unused")
+    assert trl.SFTConfig(output_dir="unused", use_cpu=True).bf16  # what the fix is for
+    for args_class in (trl.SFTConfig, trl.GRPOConfig):
+        assert not trainer_args(args_class, config).bf16
