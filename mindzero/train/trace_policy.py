@@ -46,6 +46,7 @@ from mindzero.train.base import (
     trim_log,
     write_run_config,
 )
+from mindzero.train.copy_warmup import copy_warmup
 
 #: Added to ``--data-seed`` for the training stories: evaluation uses the generator's small seeds.
 POLICY_SEED_OFFSET = 1000
@@ -71,6 +72,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "learning_rate": 3e-3,
         "batch_size": 8,
         "save_steps": 50,
+        "copy_warmup_steps": 300,
     },
 }
 
@@ -103,6 +105,13 @@ class TracePolicyConfig(TrainConfig):
     learning_rate: float | None = field(default=None, metadata={"help": "AdamW peak learning rate", "gt": 0})
     batch_size: int | None = field(default=None, metadata={"help": "traces per optimizer step", "ge": 1})
     save_steps: int | None = field(default=None, metadata={"help": "checkpoint every N steps", "ge": 1})
+    copy_warmup_steps: int | None = field(
+        default=None,
+        metadata={
+            "help": "steps of copying random sequences before the traces (--model scratch only; 0: none)",
+            "ge": 0,
+        },
+    )
 
 
 def policy_rows(questions: list[BeliefQuestion]) -> list[dict]:
@@ -155,6 +164,8 @@ def tokenized(row: dict, tokenizer: Any) -> dict:
 
 def train_trace_policy(config: TracePolicyConfig) -> dict[str, Any]:
     """Build (or load) the model, run SFT, save ``OUT/final``; return a summary."""
+    if config.copy_warmup_steps and config.model not in (None, SCRATCH):
+        raise UserError("--copy-warmup-steps is for --model scratch: a pretrained model already copies")
     config = apply_preset(config, PRESETS)
     out = Path(config.out)
     scratch = config.model == SCRATCH
@@ -171,6 +182,8 @@ def train_trace_policy(config: TracePolicyConfig) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     if scratch:
         model_path = build_trace_model(out / "scratch", tokenizer_texts(questions), config.scratch, config.seed)
+        if config.copy_warmup_steps:
+            model_path = copy_warmup(model_path, out / "copy-warmup", config.copy_warmup_steps, config.seed)
     write_run_config(out, "trace_policy_config", config, model_path=model_path)
     tokenizer = load_tokenizer(model_path)
     items = [tokenized(r, tokenizer) for r in policy_rows(questions)]

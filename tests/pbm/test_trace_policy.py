@@ -32,7 +32,9 @@ TINY = TraceScratch(hidden=16, layers=1, heads=2, vocab=1200)
 @pytest.fixture(scope="module")
 def policy(tmp_path_factory) -> tuple[dict, Path]:
     out = tmp_path_factory.mktemp("policy") / "run"
-    config = TracePolicyConfig(out=str(out), scratch=TINY, stories=4, max_steps=2, batch_size=2, save_steps=1)
+    config = TracePolicyConfig(
+        out=str(out), scratch=TINY, stories=4, max_steps=2, batch_size=2, save_steps=1, copy_warmup_steps=2
+    )
     return train_trace_policy(config), out
 
 
@@ -43,6 +45,24 @@ def test_policy_preset_builds_and_trains_in_seconds(policy) -> None:
     assert (out / "final" / "config.json").is_file() and (out / "checkpoint-2").is_dir()
     log = [json.loads(x) for x in (out / "train_log.jsonl").read_text().splitlines()]
     assert log and log[-1]["step"] == 2
+
+
+def test_copy_warmup_runs_first_and_shows_every_sequence_twice(policy) -> None:
+    from mindzero.train.copy_warmup import MAX_ALPHABET, SEQUENCE_TOKENS, copy_rows
+
+    _, out = policy
+    recorded = json.loads((out / "trace_policy_config.json").read_text())
+    assert recorded["model_path"] == str(out / "copy-warmup") and (out / "copy-warmup" / "tokenizer.json").is_file()
+    rows = copy_rows(50, list(range(10, 400)), seed=3)
+    assert rows == copy_rows(50, list(range(10, 400)), seed=3) != copy_rows(50, list(range(10, 400)), seed=4)
+    for row in rows:
+        ids, mask = row["input_ids"], row["completion_mask"]
+        assert ids[:SEQUENCE_TOKENS] == ids[SEQUENCE_TOKENS:] and len(mask) == len(ids)
+        # the loss is on the second showing only, from its second token (its first is not yet implied)
+        assert mask.index(1) == SEQUENCE_TOKENS + 1 and all(mask[SEQUENCE_TOKENS + 1 :])
+        assert 4 <= len(set(ids)) <= MAX_ALPHABET and min(ids) >= 10
+    with pytest.raises(UserError, match="scratch"):
+        train_trace_policy(TracePolicyConfig(out=str(out / "x"), model=str(out / "final"), copy_warmup_steps=5))
 
 
 def test_trace_tokenizer_keeps_values_whole_and_masks_the_prompt(policy) -> None:
