@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mindzero.train.base import TrainConfig, load_tokenizer, require, trainer_args
+from mindzero.train.base import TrainConfig, jsonl_log, load_tokenizer, require, step_row, trainer_args
 
 #: Tokens in each copied sequence (the model sees it twice: 2 × this many positions).
 SEQUENCE_TOKENS = 64
@@ -50,7 +50,8 @@ def copy_rows(count: int, vocab: list[int], seed: int) -> list[dict]:
 def copy_warmup(model_path: Path, folder: Path, steps: int, seed: int) -> Path:
     """Train ``model_path`` for ``steps`` on :func:`copy_rows` into ``folder`` (skipped when ``folder``
     already holds the result); returns ``folder``. Tokens come from the tokenizer's ordinary
-    vocabulary (no special tokens)."""
+    vocabulary (no special tokens); the loss on the second showing (nats per token; ≈ 0 once the
+    model copies) goes to ``FOLDER.jsonl``."""
     folder = Path(folder)
     if (folder / "config.json").is_file():
         return folder
@@ -82,6 +83,7 @@ def copy_warmup(model_path: Path, folder: Path, steps: int, seed: int) -> Path:
         args=args,
         train_dataset=datasets.Dataset.from_list(copy_rows(steps * BATCH, vocab, seed)),
         processing_class=tokenizer,
+        callbacks=[jsonl_log(folder.with_suffix(".jsonl"), step_row)],
     )
     trainer.train()
     trainer.save_model(str(run / "model"))
