@@ -61,6 +61,7 @@ from mindzero.train.base import (
     trim_log,
     use_cpu,
 )
+from mindzero.train.copy_warmup import copy_warmup
 from mindzero.train.trace_policy import TraceScratch, build_trace_model
 
 #: Which steps of a trace ``train pbm`` puts a loss on (``--label-scope``).
@@ -92,6 +93,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "train_layers": 0,
         "stories": 1000,
         "save_steps": 50,
+        "copy_warmup_steps": 500,
     },
     "cpu-small": {
         "model": "smollm2-135m",
@@ -152,6 +154,10 @@ class PBMConfig(TrainConfig):
         default=None, metadata={"help": "train only the top N transformer blocks + head (0 = all weights)", "ge": 0}
     )
     save_steps: int | None = field(default=None, metadata={"help": "checkpoint every N optimizer steps", "ge": 1})
+    copy_warmup_steps: int | None = field(
+        default=None,
+        metadata={"help": "steps copying random sequences before the traces (--model scratch; 0: none)", "ge": 0},
+    )
     eval_batch_size: int = field(default=8, metadata={"help": "traces per forward pass in the held-out eval", "ge": 1})
     label_scope: str = field(
         default="all",
@@ -165,6 +171,8 @@ class PBMConfig(TrainConfig):
 
 def resolve_config(config: PBMConfig) -> PBMConfig:
     """Fill unset options from the preset and check the values a user can get wrong."""
+    if config.copy_warmup_steps and config.model not in (None, SCRATCH):
+        raise UserError("--copy-warmup-steps is for --model scratch: a pretrained model already copies")
     config = apply_preset(config, PRESETS)
     if config.data is not None and not Path(config.data).is_file():
         raise UserError(f"no such stepwise file: {config.data} (make one with `mindzero stories pbm-data`)")
@@ -279,6 +287,8 @@ def train_pbm(config: PBMConfig) -> dict:
     if scratch:
         texts = [r["prompt"] + "\n".join(r["completions"]) for r in train_rows]
         base = str(build_trace_model(out / "scratch", texts, config.scratch, config.seed))
+        if config.copy_warmup_steps:
+            base = str(copy_warmup(Path(base), out / "copy-warmup", config.copy_warmup_steps, config.seed))
     tokenizer = load_tokenizer(base)
     pbm = make_pbm_config(tokenizer, config.model, config.max_length)
     dataset = StepDataset(train_rows, tokenizer, pbm, config.label_scope)

@@ -72,15 +72,15 @@ PRESETS: dict[str, dict[str, Any]] = {
         "learning_rate": 3e-3,
         "batch_size": 8,
         "save_steps": 50,
-        "copy_warmup_steps": 300,
+        "copy_warmup_steps": 500,
     },
 }
 
 
 @dataclass(frozen=True)
 class TraceScratch(ScratchSpec):
-    """The ``cpu-tiny`` policy's size: 365 k parameters, 3–6 s per batch of 8 traces here (one thread; two
-    threads on the shared 2 cores are several times slower)."""
+    """The ``cpu-tiny`` policy's size: 365 k parameters, about 1 s per batch of 8 traces here in float32
+    with one thread (two threads on the shared 2 cores are several times slower)."""
 
     hidden: int = field(default=64, metadata={"help": "hidden size", "ge": 1})
     layers: int = field(default=4, metadata={"help": "transformer blocks", "ge": 1})

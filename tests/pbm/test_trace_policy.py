@@ -117,7 +117,14 @@ def test_policy_folder_writes_traces_as_a_policy(policy) -> None:
 def tiny_scratch_pbm(tmp_path_factory) -> tuple[dict, Path]:
     out = tmp_path_factory.mktemp("pbm") / "run"
     config = PBMConfig(
-        preset="cpu-tiny", out=str(out), scratch=TINY, stories=4, max_steps=1, heldout_fraction=0.25, max_length=512
+        preset="cpu-tiny",
+        out=str(out),
+        scratch=TINY,
+        stories=4,
+        max_steps=1,
+        heldout_fraction=0.25,
+        max_length=512,
+        copy_warmup_steps=2,
     )
     return train_pbm(config), out
 
@@ -126,6 +133,9 @@ def test_cpu_tiny_pbm_preset_runs_one_step(tiny_scratch_pbm) -> None:
     summary, out = tiny_scratch_pbm
     assert summary["steps"] == 1 and summary["seconds"] < 120
     assert (out / "scratch" / "config.json").is_file() and (out / "final" / "pbm_config.json").is_file()
+    assert (out / "copy-warmup" / "config.json").is_file()  # the scratch PBM copied before it judged
+    with pytest.raises(UserError, match="scratch"):
+        train_pbm(PBMConfig(preset="cpu-tiny", model=str(out / "final"), copy_warmup_steps=3, out=str(out / "x")))
     acc = summary["eval"]["step_accuracy"]
     assert all(0 <= v <= 1 for v in acc["by_order"].values())
     held = [json.loads(x) for x in (out / "heldout.jsonl").read_text().splitlines()]
