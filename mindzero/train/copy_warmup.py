@@ -16,6 +16,7 @@ HF model folder with the tokenizer — built once and reused by resumed runs.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -89,4 +90,5 @@ def copy_warmup(model_path: Path, folder: Path, steps: int, seed: int) -> Path:
     trainer.save_model(str(run / "model"))
     tokenizer.save_pretrained(run / "model")
     (run / "model").rename(folder)  # complete or absent: a stopped warm-up starts over
+    shutil.rmtree(run)
     return folder

@@ -54,6 +54,7 @@ def test_copy_warmup_runs_first_and_shows_every_sequence_twice(policy) -> None:
     recorded = json.loads((out / "trace_policy_config.json").read_text())
     assert recorded["model_path"] == str(out / "copy-warmup") and (out / "copy-warmup" / "tokenizer.json").is_file()
     assert json.loads((out / "copy-warmup.jsonl").read_text().splitlines()[-1])["step"] == 2
+    assert not (out / "copy-warmup.run").exists()
     rows = copy_rows(50, list(range(10, 400)), seed=3)
     assert rows == copy_rows(50, list(range(10, 400)), seed=3) != copy_rows(50, list(range(10, 400)), seed=4)
     for row in rows:
