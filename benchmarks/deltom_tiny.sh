@@ -9,18 +9,19 @@
 set -euo pipefail
 export OMP_NUM_THREADS=1 HF_HUB_OFFLINE=1
 HITOM=${HITOM:-../shared/data/hitom/Hi-ToM_data.json}
-POLICY=runs/policy-tiny/final
-PBM=runs/pbm-tiny/final
+POLICY=runs/policy-copy-1500/final
+PBM=runs/pbm-frompolicy-1500/final
 EVAL=(--policy "$POLICY" --verifier "$PBM" --with-example false --temperature 0.7
   --pool 16 --ns 1,2,4,8,16 --trials 20 --batch 64)
 
-# 1. the policy: SFT of a scratch Llama on gold traces of generated stories (seed 1000), 300 steps
-nice -n 5 mindzero train trace-policy --preset cpu-tiny --out runs/policy-tiny
+# 1. the policy: a scratch Llama learns to copy random sequences (500 steps), then SFT on gold traces
+#    of generated stories (seed 1000), 1,500 steps
+mindzero train trace-policy --preset cpu-tiny --max-steps 1500 --save-steps 250 --out runs/policy-copy-1500
 
-# 2. the PBM, started from the policy's weights, on gold + corrupted traces of 300 fresh stories
+# 2. the PBM, started from the policy's weights, on gold + corrupted traces of 1,000 fresh stories
 #    (seed 2000); prints held-out step accuracy per order beside always-+ (Table 4)
-nice -n 5 mindzero train pbm --preset cpu-tiny --model "$POLICY" --stories 300 --data-seed 2000 \
-  --corruptions 2 --max-steps 200 --save-steps 50 --out runs/pbm-tiny
+mindzero train pbm --preset cpu-tiny --model "$POLICY" --stories 1000 --data-seed 2000 \
+  --corruptions 2 --max-steps 1500 --save-steps 250 --out runs/pbm-frompolicy-1500
 
 # 3. Fig. 3: BoN (last/min/avg/prod), weighted BoN and majority vs N, PBM and oracle, per order
 nice -n 5 mindzero stories scale-eval --data hitom --hitom "$HITOM" --per-order 8 "${EVAL[@]}" \
