@@ -80,6 +80,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "train_layers": 0,
         "stories": 20000,
         "save_steps": 200,
+        "copy_warmup_steps": 0,
     },
     "cpu-tiny": {
         "model": SCRATCH,
@@ -107,6 +108,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "train_layers": 4,
         "stories": 40,
         "save_steps": 50,
+        "copy_warmup_steps": 0,
     },
 }
 
