@@ -158,7 +158,10 @@ class PBMConfig(TrainConfig):
     save_steps: int | None = field(default=None, metadata={"help": "checkpoint every N optimizer steps", "ge": 1})
     copy_warmup_steps: int | None = field(
         default=None,
-        metadata={"help": "steps copying random sequences before the traces (--model scratch; 0: none)", "ge": 0},
+        metadata={
+            "help": "steps copying random sequences before the traces (--model scratch; 0: none; cpu-tiny: 500)",
+            "ge": 0,
+        },
     )
     eval_batch_size: int = field(default=8, metadata={"help": "traces per forward pass in the held-out eval", "ge": 1})
     label_scope: str = field(

@@ -108,7 +108,7 @@ class TracePolicyConfig(TrainConfig):
     copy_warmup_steps: int | None = field(
         default=None,
         metadata={
-            "help": "steps of copying random sequences before the traces (--model scratch only; 0: none)",
+            "help": "steps copying random sequences before the traces (--model scratch; 0: none; cpu-tiny: 500)",
             "ge": 0,
         },
     )
