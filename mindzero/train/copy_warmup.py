@@ -21,7 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from mindzero.train.base import TrainConfig, jsonl_log, load_tokenizer, require, step_row, trainer_args
+from mindzero.core.errors import UserError
+from mindzero.train.base import SCRATCH, TrainConfig, jsonl_log, load_tokenizer, require, step_row, trainer_args
 
 #: Tokens in each copied sequence (the model sees it twice: 2 × this many positions).
 SEQUENCE_TOKENS = 64
@@ -30,6 +31,13 @@ MAX_ALPHABET = 24
 #: Sequences per optimizer step and the constant learning rate after a short linear warm-up.
 BATCH = 32
 LEARNING_RATE = 3e-3
+
+
+def check_scratch(asked_steps: int | None, model: str) -> None:
+    """Refuse a warm-up the user asked for (``asked_steps``, before presets fill it) on a ``model``
+    (after presets) that is not built from scratch: a pretrained model already copies."""
+    if asked_steps and model != SCRATCH:
+        raise UserError("--copy-warmup-steps is for --model scratch: a pretrained model already copies")
 
 
 def copy_rows(count: int, vocab: list[int], seed: int) -> list[dict]:

@@ -61,7 +61,7 @@ from mindzero.train.base import (
     trim_log,
     use_cpu,
 )
-from mindzero.train.copy_warmup import copy_warmup
+from mindzero.train.copy_warmup import check_scratch, copy_warmup
 from mindzero.train.trace_policy import TraceScratch, build_trace_model
 
 #: Which steps of a trace ``train pbm`` puts a loss on (``--label-scope``).
@@ -176,9 +176,9 @@ class PBMConfig(TrainConfig):
 
 def resolve_config(config: PBMConfig) -> PBMConfig:
     """Fill unset options from the preset and check the values a user can get wrong."""
-    if config.copy_warmup_steps and config.model not in (None, SCRATCH):
-        raise UserError("--copy-warmup-steps is for --model scratch: a pretrained model already copies")
+    asked_warmup = config.copy_warmup_steps
     config = apply_preset(config, PRESETS)
+    check_scratch(asked_warmup, config.model)
     if config.data is not None and not Path(config.data).is_file():
         raise UserError(f"no such stepwise file: {config.data} (make one with `mindzero stories pbm-data`)")
     return config

@@ -46,7 +46,7 @@ from mindzero.train.base import (
     trim_log,
     write_run_config,
 )
-from mindzero.train.copy_warmup import copy_warmup
+from mindzero.train.copy_warmup import check_scratch, copy_warmup
 
 #: Added to ``--data-seed`` for the training stories: evaluation uses the generator's small seeds.
 POLICY_SEED_OFFSET = 1000
@@ -164,9 +164,9 @@ def tokenized(row: dict, tokenizer: Any) -> dict:
 
 def train_trace_policy(config: TracePolicyConfig) -> dict[str, Any]:
     """Build (or load) the model, run SFT, save ``OUT/final``; return a summary."""
-    if config.copy_warmup_steps and config.model not in (None, SCRATCH):
-        raise UserError("--copy-warmup-steps is for --model scratch: a pretrained model already copies")
+    asked_warmup = config.copy_warmup_steps
     config = apply_preset(config, PRESETS)
+    check_scratch(asked_warmup, config.model)
     out = Path(config.out)
     scratch = config.model == SCRATCH
     model_path = None if scratch else resolve_model(config.model)  # a wrong path fails before the data work

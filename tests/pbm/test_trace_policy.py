@@ -137,6 +137,8 @@ def test_cpu_tiny_pbm_preset_runs_one_step(tiny_scratch_pbm) -> None:
     assert (out / "copy-warmup" / "config.json").is_file()  # the scratch PBM copied before it judged
     with pytest.raises(UserError, match="scratch"):
         train_pbm(PBMConfig(preset="cpu-tiny", model=str(out / "final"), copy_warmup_steps=3, out=str(out / "x")))
+    with pytest.raises(UserError, match="scratch"):  # the preset's pretrained model, not only --model
+        train_pbm(PBMConfig(preset="cpu-small", copy_warmup_steps=3, out=str(out / "y")))
     acc = summary["eval"]["step_accuracy"]
     assert all(0 <= v <= 1 for v in acc["by_order"].values())
     held = [json.loads(x) for x in (out / "heldout.jsonl").read_text().splitlines()]
