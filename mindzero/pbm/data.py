@@ -235,6 +235,7 @@ def stepwise_row(q: BeliefQuestion, trace: str, source: str) -> dict:
         "final_correct": check.final_correct,
         "source": source,
         "trace": trace,
+        "line_labels": list(q.labels),
     }
 
 

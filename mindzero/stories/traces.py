@@ -126,12 +126,20 @@ def normalise(value: str | None) -> str | None:
     return None if v in _NULLS else v
 
 
+def value_span(segment: str) -> tuple[int, int] | None:
+    """(start, end) characters of the last ``[value]``'s inside in a step block; None without one."""
+    found = None
+    for found in _BRACKET.finditer(segment):
+        pass
+    return found.span(1) if found else None
+
+
 def _value(segment: str) -> tuple[bool, str | None]:
     """(found, value): the last bracketed value in a step block."""
-    found = _BRACKET.findall(segment)
-    if not found:
+    span = value_span(segment)
+    if span is None:
         return False, None
-    return True, normalise(found[-1])
+    return True, normalise(segment[span[0] : span[1]])
 
 
 def check_trace(trace: object, labels: Sequence[str | None], answer: str | None = None) -> TraceCheck:

@@ -46,6 +46,7 @@ from mindzero.pbm.model import (
     write_pbm_config,
 )
 from mindzero.stories.generator import generate_stories
+from mindzero.stories.traces import NULL, STEP_PATTERN, value_span
 from mindzero.train.base import (
     SCRATCH,
     TrainConfig,
@@ -81,6 +82,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "stories": 20000,
         "save_steps": 200,
         "copy_warmup_steps": 0,
+        "belief_targets": False,
     },
     "cpu-tiny": {
         "model": SCRATCH,
@@ -95,6 +97,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "stories": 1000,
         "save_steps": 50,
         "copy_warmup_steps": 500,
+        "belief_targets": False,
     },
     "cpu-small": {
         "model": "smollm2-135m",
@@ -109,6 +112,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "stories": 40,
         "save_steps": 50,
         "copy_warmup_steps": 0,
+        "belief_targets": False,
     },
 }
 
@@ -163,6 +167,13 @@ class PBMConfig(TrainConfig):
             "ge": 0,
         },
     )
+    belief_targets: bool | None = field(
+        default=None,
+        metadata={
+            "help": "also train each step's [value] token toward the engine's belief for its line "
+            "(rows need line_labels; cpu-tiny: true)"
+        },
+    )
     eval_batch_size: int = field(default=8, metadata={"help": "traces per forward pass in the held-out eval", "ge": 1})
     label_scope: str = field(
         default="all",
@@ -200,14 +211,47 @@ def load_rows(config: PBMConfig) -> list[dict]:
     return gold_and_corrupted_rows(questions_from_stories(stories), config.corruptions, config.data_seed)
 
 
-class StepDataset:
-    """Tokenized rows: labels are -100 except right after each trained step tag (the +/- target)."""
+def belief_target(tokenizer: Any, step: str, line_labels: list) -> tuple[int, int] | None:
+    """(tokens from the step's ``[value]`` to the end of ``"\n" + step``, gold token id), or None.
 
-    def __init__(self, rows: list[dict], tokenizer: Any, pbm: dict, scope: str = "all") -> None:
+    The gold is the engine's belief after the story line the step names, rendered as gold traces
+    render it (its first token); None when the step has no number within the story or no value, or
+    when the written value does not start a token of its own.
+    """
+    piece = "\n" + str(step).strip()
+    marker = STEP_PATTERN.search(piece)
+    number = int(marker.group(1) or marker.group(2) or 0) if marker else 0
+    span = value_span(piece)
+    if not (1 <= number <= len(line_labels)) or span is None:
+        return None
+    starts = [a for a, _ in tokenizer(piece, add_special_tokens=False, return_offsets_mapping=True).offset_mapping]
+    if span[0] not in starts:
+        return None
+    gold = line_labels[number - 1]
+    gold_ids = tokenizer(gold if gold is not None else NULL, add_special_tokens=False).input_ids
+    return len(starts) - starts.index(span[0]), gold_ids[0]
+
+
+class StepDataset:
+    """Tokenized rows: labels are -100 except right after each trained step tag (the +/- target).
+
+    With ``belief_targets``, each step's ``[value]`` token is also a target: the engine's belief for
+    that step's story line (from the row's ``line_labels``), whatever value the trace wrote there —
+    so the model learns the belief a step should hold, which the +/- label asks it to compare with.
+    """
+
+    def __init__(
+        self, rows: list[dict], tokenizer: Any, pbm: dict, scope: str = "all", belief_targets: bool = False
+    ) -> None:
         tag_ids = tokenizer(pbm["tag"], add_special_tokens=False).input_ids
         eos = tokenizer.eos_token_id if tokenizer.eos_token_id is not None else pbm["minus_id"]
         self.items = []
         for r in rows:
+            if belief_targets and "line_labels" not in r:
+                raise UserError(
+                    f"row {r.get('id')!r} has no line_labels for --belief-targets; "
+                    "regenerate the file with this version of `mindzero stories pbm-data`"
+                )
             ids, positions = encode_trace(tokenizer, tag_ids, r["prompt"], r["completions"], pbm["max_length"] - 1)
             if not any(p is not None for p in positions):
                 continue
@@ -216,6 +260,11 @@ class StepDataset:
             for p, y in zip(positions, upto_first_error(r["labels"]) if scope == "first-error" else r["labels"]):
                 if p is not None:
                     labels[p + 1] = pbm["plus_id"] if y else pbm["minus_id"]
+            if belief_targets:
+                for p, step in zip(positions, r["completions"]):
+                    target = belief_target(tokenizer, step, r["line_labels"]) if p is not None else None
+                    if target is not None:
+                        labels[p - len(tag_ids) - target[0] + 1] = target[1]
             self.items.append({"input_ids": ids, "labels": labels})
 
     def __len__(self) -> int:
@@ -296,7 +345,7 @@ def train_pbm(config: PBMConfig) -> dict:
             base = str(copy_warmup(Path(base), out / "copy-warmup", config.copy_warmup_steps, config.seed))
     tokenizer = load_tokenizer(base)
     pbm = make_pbm_config(tokenizer, config.model, config.max_length)
-    dataset = StepDataset(train_rows, tokenizer, pbm, config.label_scope)
+    dataset = StepDataset(train_rows, tokenizer, pbm, config.label_scope, bool(config.belief_targets))
     model = AutoModelForCausalLM.from_pretrained(base, dtype=torch_dtype(config.bf16))
     if config.train_layers:
         freeze_below(model, config.train_layers)

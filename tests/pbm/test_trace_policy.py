@@ -147,6 +147,41 @@ def test_cpu_tiny_pbm_preset_runs_one_step(tiny_scratch_pbm) -> None:
         assert share == pytest.approx(sum(labels) / len(labels))
 
 
+def test_belief_targets_are_the_engines_belief_whatever_the_step_wrote(tiny_scratch_pbm) -> None:
+    from transformers import AutoTokenizer
+
+    from mindzero.pbm.data import gold_and_corrupted_rows, questions_from_stories
+    from mindzero.pbm.model import make_pbm_config
+    from mindzero.stories.generator import generate_stories
+    from mindzero.stories.traces import NULL, value_span
+    from mindzero.train.pbm import StepDataset
+
+    _, out = tiny_scratch_pbm
+    tokenizer = AutoTokenizer.from_pretrained(out / "final")
+    pbm = make_pbm_config(tokenizer, "tiny", 4096)
+    rows = gold_and_corrupted_rows(questions_from_stories(generate_stories(6, 5, (1,))), 3, 5)
+    plain = StepDataset(rows, tokenizer, pbm).items
+    with_beliefs = StepDataset(rows, tokenizer, pbm, belief_targets=True).items
+    vocab = {i: t for t, i in tokenizer.get_vocab().items()}
+    differing = 0
+    for row, a, b in zip(rows, plain, with_beliefs):
+        assert a["input_ids"] == b["input_ids"]
+        extra = [(i, t) for i, (x, t) in enumerate(zip(a["labels"], b["labels"])) if x != t]
+        assert all(x == -100 for x in (a["labels"][i] for i, _ in extra))  # the +/- targets are kept
+        assert len(extra) == len(row["completions"])  # one value per step
+        for (i, target), step in zip(extra, row["completions"]):
+            number = int(step.split("##")[1].split()[-1])
+            gold = row["line_labels"][number - 1]
+            gold = gold if gold is not None else NULL
+            assert gold.startswith(vocab[target])  # its first token (this tiny vocabulary splits some)
+            start, end = value_span(step)
+            differing += not step[start:end].startswith(vocab[target])
+    assert differing > 0  # corrupted steps are trained toward the gold value, not what they wrote
+    del rows[0]["line_labels"]
+    with pytest.raises(UserError, match="line_labels"):
+        StepDataset(rows, tokenizer, pbm, belief_targets=True)
+
+
 def test_every_score_is_in_unit_interval_on_garbage(tiny_scratch_pbm) -> None:
     from mindzero.inference.belief_search import PBMVerifier
 
