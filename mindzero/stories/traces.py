@@ -128,10 +128,8 @@ def normalise(value: str | None) -> str | None:
 
 def value_span(segment: str) -> tuple[int, int] | None:
     """(start, end) characters of the last ``[value]``'s inside in a step block; None without one."""
-    found = None
-    for found in _BRACKET.finditer(segment):
-        pass
-    return found.span(1) if found else None
+    matches = list(_BRACKET.finditer(segment))
+    return matches[-1].span(1) if matches else None
 
 
 def _value(segment: str) -> tuple[bool, str | None]:

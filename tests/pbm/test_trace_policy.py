@@ -169,7 +169,7 @@ def test_belief_targets_are_the_engines_belief_whatever_the_step_wrote(tiny_scra
         extra = [(i, t) for i, (x, t) in enumerate(zip(a["labels"], b["labels"])) if x != t]
         assert all(x == -100 for x in (a["labels"][i] for i, _ in extra))  # the +/- targets are kept
         assert len(extra) == len(row["completions"])  # one value per step
-        for (i, target), step in zip(extra, row["completions"]):
+        for (_, target), step in zip(extra, row["completions"]):
             number = int(step.split("##")[1].split()[-1])
             gold = row["line_labels"][number - 1]
             gold = gold if gold is not None else NULL
