@@ -29,7 +29,7 @@ from mindzero.pbm.data import (
     policy_batches,
     questions_from_stories,
 )
-from mindzero.pbm.model import ProcessBeliefModel, read_pbm_config, step_accuracy
+from mindzero.pbm.model import READOUTS, ProcessBeliefModel, read_pbm_config, step_accuracy
 from mindzero.report.plots import plot_scaling
 from mindzero.report.tables import format_table
 from mindzero.stories.ask import ask, format_trace
@@ -137,6 +137,13 @@ class PBMEvalConfig:
     stories: int = field(default=10, metadata={"help": "without --data: generate this many stories", "ge": 1})
     seed: int = field(default=12345, metadata={"help": "without --data: story seed (not the training seed)", "ge": 0})
     batch_size: int = field(default=8, metadata={"help": "traces per forward pass", "ge": 1})
+    readout: str | None = field(
+        default=None,
+        metadata={
+            "help": "label (P(+) at the tag) or value (P(written value)); default: the PBM's own",
+            "choices": READOUTS,
+        },
+    )
     threshold: float = field(
         default=0.5, metadata={"help": "score above which a step counts as correct", **PROBABILITY}
     )
@@ -345,10 +352,10 @@ def cmd_pbm_eval(args: argparse.Namespace) -> int:
         rows = read_jsonl(config.data, STEPWISE_FIELDS, hint="make one with `mindzero stories pbm-data`")
     else:
         rows = gold_and_corrupted_rows(questions_from_stories(generate_stories(config.stories, config.seed, (1,))))
-    pbm = ProcessBeliefModel(config.pbm, batch_size=config.batch_size)
+    pbm = ProcessBeliefModel(config.pbm, batch_size=config.batch_size, readout=config.readout)
     with folder.run():
         metrics, samples = step_accuracy(pbm, rows, config.threshold)
-        record = {k: getattr(config, k) for k in ("pbm", "data", "stories", "seed")}
+        record = {k: getattr(config, k) for k in ("pbm", "data", "stories", "seed")} | {"readout": pbm.readout}
         path = write_results(folder.path, "stories/pbm-eval", record, metrics, samples)
     acc = metrics["step_accuracy"]
     print(step_accuracy_table(metrics))

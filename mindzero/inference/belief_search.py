@@ -82,9 +82,9 @@ class PBMVerifier:
         return self.pbm.score([pbm_problem(q) for q in questions], [split_steps(t) for t in traces])
 
 
-def load_verifier(spec: str, batch_size: int = 8) -> Verifier:
-    """``oracle`` or the folder of a trained PBM."""
-    return OracleVerifier() if spec == "oracle" else PBMVerifier(spec, batch_size=batch_size)
+def load_verifier(spec: str, batch_size: int = 8, readout: str | None = None) -> Verifier:
+    """``oracle`` or the folder of a trained PBM (scored by ``readout``, default its own)."""
+    return OracleVerifier() if spec == "oracle" else PBMVerifier(spec, batch_size=batch_size, readout=readout)
 
 
 # --- selection --------------------------------------------------------------------------------

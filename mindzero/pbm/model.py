@@ -26,9 +26,15 @@ from mindzero.core.errors import UserError
 from mindzero.llm.base import UsageMeter
 from mindzero.llm.models import PACKAGED_MODELS, resolve_model
 from mindzero.pbm.data import upto_first_error
+from mindzero.stories.traces import value_span
 
 KIND = "mindzero-pbm"
 CONFIG_FILE = "pbm_config.json"
+READOUTS = ("label", "value")
+"""How a PBM scores a step: ``label`` = P(+)/(P(+)+P(-)) at its tag; ``value`` = the probability of
+the value the step wrote, given everything before it (a PBM trained with belief targets predicts the
+engine's belief there), as a running minimum over the trace — by the prefix rule a step is no more
+certain than the steps before it."""
 STEP_TAG = " ки"
 """Appended to every step; the PBM predicts the label token right after it."""
 LABEL_CANDIDATES = ((" +", " -"), ("+", "-"))
@@ -53,8 +59,8 @@ def label_tokens(tokenizer: Any) -> tuple[str, str, int, int]:
     raise UserError("the tokenizer has no single-token '+'/'-' labels; choose another base model")
 
 
-def make_pbm_config(tokenizer: Any, base_model: str, max_length: int) -> dict:
-    """What a PBM folder records besides its weights: kind, tag, label strings and ids, length."""
+def make_pbm_config(tokenizer: Any, base_model: str, max_length: int, readout: str = "label") -> dict:
+    """What a PBM folder records besides its weights: kind, tag, label strings and ids, length, readout."""
     plus, minus, plus_id, minus_id = label_tokens(tokenizer)
     return {
         "kind": KIND,
@@ -65,7 +71,27 @@ def make_pbm_config(tokenizer: Any, base_model: str, max_length: int) -> dict:
         "plus_id": plus_id,
         "minus_id": minus_id,
         "max_length": max_length,
+        "readout": readout,
     }
+
+
+def step_piece(step: object) -> str:
+    """The text a step adds to the PBM's input (before its tag)."""
+    return "\n" + str(step).strip()
+
+
+def value_offsets(tokenizer: Any, step: object) -> list[int]:
+    """For each token of the step's last ``[value]``: how many tokens before the end of
+    :func:`step_piece` it starts (so ``tag_position - len(tag) - k + 1`` is its index); [] when the
+    step has no value or the value does not start a token of its own."""
+    piece = step_piece(step)
+    span = value_span(piece)
+    if span is None:
+        return []
+    starts = [a for a, _ in tokenizer(piece, add_special_tokens=False, return_offsets_mapping=True).offset_mapping]
+    if span[0] not in starts:
+        return []
+    return [len(starts) - i for i, a in enumerate(starts) if span[0] <= a < span[1]]
 
 
 def write_pbm_config(folder: str | os.PathLike, config: dict) -> None:
@@ -85,7 +111,7 @@ def encode_trace(
     n_problem = len(ids)
     positions: list[int] = []
     for step in steps:
-        ids += tokenizer("\n" + str(step).strip(), add_special_tokens=False).input_ids + list(tag_ids)
+        ids += tokenizer(step_piece(step), add_special_tokens=False).input_ids + list(tag_ids)
         positions.append(len(ids) - 1)
     excess = len(ids) - max_length
     if excess > 0:
@@ -119,7 +145,7 @@ def read_pbm_config(path: str | os.PathLike) -> dict:
 
 
 class ProcessBeliefModel:
-    """A trained PBM; ``score(problems, steps)`` gives P(+)/(P(+)+P(-)) at every step, batched."""
+    """A trained PBM; ``score(problems, steps)`` gives every step a score in [0, 1] (:data:`READOUTS`), batched."""
 
     def __init__(
         self,
@@ -129,8 +155,12 @@ class ProcessBeliefModel:
         dtype: str = "float32",
         batch_size: int = 8,
         max_length: int | None = None,
+        readout: str | None = None,
     ) -> None:
         self.config = read_pbm_config(path)
+        self.readout = readout or self.config.get("readout", "label")
+        if self.readout not in READOUTS:
+            raise UserError(f"unknown PBM readout {self.readout!r}; choose one of {', '.join(READOUTS)}")
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -170,6 +200,11 @@ class ProcessBeliefModel:
                     ids[r, : len(row)] = torch.tensor(row)
                     mask[r, : len(row)] = 1
                 logits = self.model(input_ids=ids.to(self.device), attention_mask=mask.to(self.device)).logits
+                if self.readout == "value":
+                    logp = torch.log_softmax(logits.float(), dim=-1).cpu()
+                    for r, i in enumerate(batch):
+                        out[i] = self._value_scores(logp[r], encoded[i][0], encoded[i][1], steps[i])
+                    continue
                 pair = logits[..., [self.plus_id, self.minus_id]].float()
                 p_plus = torch.softmax(pair, dim=-1)[..., 0].cpu()
                 for r, i in enumerate(batch):
@@ -177,6 +212,19 @@ class ProcessBeliefModel:
         tokens = sum(len(ids) for ids, _ in encoded)
         self.usage.record(prompt_tokens=tokens, completion_tokens=0, seconds=time.perf_counter() - start)
         return out
+
+    def _value_scores(
+        self, logp: Any, ids: list[int], positions: list[int | None], steps: Sequence[str]
+    ) -> list[float]:
+        """The ``value`` readout of one trace: P(written value | prefix), running minimum; 0 without a value."""
+        scores, running = [], 1.0
+        for p, step in zip(positions, steps):
+            offsets = value_offsets(self.tokenizer, step) if p is not None else []
+            at = [p - len(self.tag_ids) - k + 1 for k in offsets]
+            value = float(sum(logp[i - 1, ids[i]] for i in at).exp()) if at else 0.0
+            running = min(running, value)
+            scores.append(running)
+        return scores
 
 
 def rank_auc(scored: Sequence[tuple[float, bool]]) -> float | None:

@@ -40,6 +40,7 @@ from mindzero.llm import EndpointOptions, load_backend
 from mindzero.llm.base import UsageMeter
 from mindzero.llm.transformers_backend import DTYPES
 from mindzero.pbm.data import BeliefQuestion, questions_from_hitom, questions_from_stories
+from mindzero.pbm.model import READOUTS
 from mindzero.stories.generator import generate_stories
 from mindzero.stories.hitom import HITOM_URL, load_hitom
 from mindzero.stories.semantics import SEMANTICS
@@ -79,6 +80,10 @@ class ScaleEvalConfig(EndpointOptions):
         default=0.7, metadata={"help": "synthetic: share of wrong samples on one wrong answer", **PROBABILITY}
     )
     verifier: str = field(default="oracle", metadata={"help": "oracle (DEL checker) or a PBM folder"})
+    pbm_readout: str | None = field(
+        default=None,
+        metadata={"help": "a PBM verifier's step score: label or value (default: the PBM's own)", "choices": READOUTS},
+    )
     oracle: bool = field(
         default=True, metadata={"help": "with a PBM verifier, also rank the same pools with the oracle"}
     )
@@ -223,7 +228,7 @@ def run_scale_eval(config: ScaleEvalConfig) -> tuple[dict, list[dict], list[dict
     questions = load_questions(config)
     if not questions:
         raise UserError("no questions selected")
-    verifier = load_verifier(config.verifier, config.verifier_batch)
+    verifier = load_verifier(config.verifier, config.verifier_batch, config.pbm_readout)
     if config.reuse_traces:
         if config.beam:
             raise UserError("--beam needs a policy; run it without --reuse-traces")

@@ -43,10 +43,12 @@ from mindzero.pbm.model import (
     make_pbm_config,
     model_location,
     step_accuracy,
+    step_piece,
+    value_offsets,
     write_pbm_config,
 )
 from mindzero.stories.generator import generate_stories
-from mindzero.stories.traces import NULL, STEP_PATTERN, value_span
+from mindzero.stories.traces import NULL, STEP_PATTERN
 from mindzero.train.base import (
     SCRATCH,
     TrainConfig,
@@ -212,24 +214,19 @@ def load_rows(config: PBMConfig) -> list[dict]:
 
 
 def belief_target(tokenizer: Any, step: str, line_labels: list) -> tuple[int, int] | None:
-    """(tokens from the step's ``[value]`` to the end of ``"\n" + step``, gold token id), or None.
+    """(:func:`value_offsets` of the step's first value token, gold token id), or None.
 
     The gold is the engine's belief after the story line the step names, rendered as gold traces
-    render it (its first token); None when the step has no number within the story or no value, or
-    when the written value does not start a token of its own.
+    render it (its first token); None when the step has no number within the story or no value of
+    its own tokens.
     """
-    piece = "\n" + str(step).strip()
-    marker = STEP_PATTERN.search(piece)
+    marker = STEP_PATTERN.search(step_piece(step))
     number = int(marker.group(1) or marker.group(2) or 0) if marker else 0
-    span = value_span(piece)
-    if not (1 <= number <= len(line_labels)) or span is None:
-        return None
-    starts = [a for a, _ in tokenizer(piece, add_special_tokens=False, return_offsets_mapping=True).offset_mapping]
-    if span[0] not in starts:
+    offsets = value_offsets(tokenizer, step)
+    if not (1 <= number <= len(line_labels)) or not offsets:
         return None
     gold = line_labels[number - 1]
-    gold_ids = tokenizer(gold if gold is not None else NULL, add_special_tokens=False).input_ids
-    return len(starts) - starts.index(span[0]), gold_ids[0]
+    return offsets[0], tokenizer(gold if gold is not None else NULL, add_special_tokens=False).input_ids[0]
 
 
 class StepDataset:
@@ -344,7 +341,7 @@ def train_pbm(config: PBMConfig) -> dict:
         if config.copy_warmup_steps:
             base = str(copy_warmup(Path(base), out / "copy-warmup", config.copy_warmup_steps, config.seed))
     tokenizer = load_tokenizer(base)
-    pbm = make_pbm_config(tokenizer, config.model, config.max_length)
+    pbm = make_pbm_config(tokenizer, config.model, config.max_length, "value" if config.belief_targets else "label")
     dataset = StepDataset(train_rows, tokenizer, pbm, config.label_scope, bool(config.belief_targets))
     model = AutoModelForCausalLM.from_pretrained(base, dtype=torch_dtype(config.bf16))
     if config.train_layers:
@@ -390,6 +387,12 @@ def train_pbm(config: PBMConfig) -> dict:
     if held:
         scorer = ProcessBeliefModel(final, batch_size=config.eval_batch_size)
         metrics, samples = step_accuracy(scorer, held)
+        metrics["readout"] = scorer.readout
+        if scorer.readout != "label":  # the +/- head was trained too: report it beside
+            label_metrics, _ = step_accuracy(
+                ProcessBeliefModel(final, batch_size=config.eval_batch_size, readout="label"), held
+            )
+            metrics["label_readout"] = {k: label_metrics[k] for k in ("step_accuracy", "to_first_error")}
     return {
         "rows": len(rows),
         "train_rows": len(dataset),

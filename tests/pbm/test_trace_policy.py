@@ -5,6 +5,7 @@ verifier, scores stay in [0, 1] on garbage, and scale-eval with them is determin
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from mindzero.cli import main
 from mindzero.core.errors import UserError
 from mindzero.pbm.data import INSTRUCTIONS, policy_messages
+from mindzero.pbm.model import READOUTS
 from mindzero.stories.traces import render_gold_trace
 from mindzero.train.pbm import PBMConfig, train_pbm
 from mindzero.train.trace_policy import (
@@ -197,9 +199,37 @@ def test_every_score_is_in_unit_interval_on_garbage(tiny_scratch_pbm) -> None:
         gold * 3,
         policy_messages(q)[0]["content"],
     ]
-    scores = PBMVerifier(str(out / "final")).score([q] * len(garbage), garbage)
-    assert scores[0] == [] and len(scores[1]) == 1
-    assert all(0.0 <= s <= 1.0 for trace in scores for s in trace)
+    for readout in READOUTS:
+        scores = PBMVerifier(str(out / "final"), readout=readout).score([q] * len(garbage), garbage)
+        assert scores[0] == [] and len(scores[1]) == 1
+        assert all(0.0 <= s <= 1.0 for trace in scores for s in trace)
+    assert scores[1] == [0.0]  # the value readout: a step without a value is unverifiable
+    with pytest.raises(UserError, match="readout"):
+        PBMVerifier(str(out / "final"), readout="vibes")
+
+
+def test_value_readout_is_the_written_values_probability_as_a_running_minimum(tiny_scratch_pbm) -> None:
+    import torch
+
+    from mindzero.pbm.data import pbm_problem, split_steps
+    from mindzero.pbm.model import ProcessBeliefModel, encode_trace, value_offsets
+
+    _, out = tiny_scratch_pbm
+    pbm = ProcessBeliefModel(out / "final", readout="value")
+    q = training_questions(1, 11, [1])[0]
+    steps = split_steps(render_gold_trace(q.events, q.question, q.labels))
+    (scores,) = pbm.score([pbm_problem(q)], [steps])
+    ids, positions = encode_trace(pbm.tokenizer, pbm.tag_ids, pbm_problem(q), steps, pbm.max_length)
+    with torch.no_grad():
+        logp = pbm.model(torch.tensor([ids])).logits[0].log_softmax(-1)
+    expected, running = [], 1.0
+    for p, step in zip(positions, steps):
+        at = [p - len(pbm.tag_ids) - k + 1 for k in value_offsets(pbm.tokenizer, step)]
+        assert at and pbm.tokenizer.decode([ids[i] for i in at]) in step  # the value's own tokens
+        running = min(running, math.exp(sum(float(logp[i - 1, ids[i]]) for i in at)))
+        expected.append(running)
+    assert scores == pytest.approx(expected, rel=1e-4)
+    assert all(a >= b for a, b in zip(scores, scores[1:]))
 
 
 def test_scale_eval_with_trained_policy_and_pbm_is_deterministic_with_oracle_beside(
