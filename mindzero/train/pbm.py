@@ -12,8 +12,9 @@ Presets fill every option left unset (dataclass default < preset < ``--config`` 
   DeepSpeed ZeRO-2 config, see docs/pbm.md).
 - ``cpu-tiny``: a 365 k-parameter Llama (``--model scratch``: built with the trace tokenizer of
   :mod:`mindzero.train.trace_policy`; or ``--model POLICY/final`` to start from the trace policy,
-  whose weights already know the trace format), every weight trained at lr 1e-3, batch 8: about
-  1–2 s per step here (one thread).
+  whose weights already know the trace format), every weight trained at lr 1e-3, batch 8, with
+  belief targets (each step's ``[value]`` also trained toward the engine's belief; scored by the
+  ``value`` readout, see :mod:`mindzero.pbm.model`): about 1–2 s per step here (one thread).
 - ``cpu-small``: SmolLM2-135M-Instruct on CPU — only the top 4 transformer blocks, the final norm
   and the (tied) output head are trained, at lr 1e-4, effective batch 4, 2048 tokens: a full
   backward pass over ~1000-token traces costs about 45 s per trace on a shared 2-core machine.
@@ -99,7 +100,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "stories": 1000,
         "save_steps": 50,
         "copy_warmup_steps": 500,
-        "belief_targets": False,
+        "belief_targets": True,
     },
     "cpu-small": {
         "model": "smollm2-135m",
@@ -246,8 +247,8 @@ class StepDataset:
         for r in rows:
             if belief_targets and "line_labels" not in r:
                 raise UserError(
-                    f"row {r.get('id')!r} has no line_labels for --belief-targets; "
-                    "regenerate the file with this version of `mindzero stories pbm-data`"
+                    f"row {r.get('id')!r} has no line_labels for --belief-targets; regenerate the file "
+                    "with this version of `mindzero stories pbm-data`, or pass --belief-targets false"
                 )
             ids, positions = encode_trace(tokenizer, tag_ids, r["prompt"], r["completions"], pbm["max_length"] - 1)
             if not any(p is not None for p in positions):
