@@ -110,6 +110,7 @@ CASES = [
     (["stories", "generate", "--n", "1", "--noise", "1.5"], "--noise must be in [0, 1], got 1.5"),
     (["stories", "generate", "--n", "1", "--lengths", "1,4"], "--lengths must be one of 1, 2, 3; got 4"),
     (["stories", "pbm-data", "--corruptions", "-1"], "--corruptions must be at least 0, got -1"),
+    (["stories", "pbm-data", "--batch", "0"], "--batch must be at least 1, got 0"),
     (["stories", "pbm-data", "--source", "gold,policy"], "--source must be one of gold, policy, both"),
     (["stories", "pbm-eval", "--pbm", "{pbm}", "--batch-size", "0"], "--batch-size must be at least 1, got 0"),
     (["stories", "scale-eval", "--per-order", "-1"], "--per-order must be at least 1, got -1"),

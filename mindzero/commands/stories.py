@@ -118,6 +118,13 @@ class PBMDataConfig(EndpointOptions):
     corruptions: int = field(default=2, metadata={"help": "corrupted traces per question (gold source)", "ge": 0})
     policy: str = field(default="smollm2-135m", metadata={"help": "model spec of the policy (policy source)"})
     samples: int = field(default=4, metadata={"help": "traces sampled per question (policy source)", "ge": 1})
+    batch: int = field(
+        default=8,
+        metadata={
+            "help": "questions per policy call (policy source; the samples depend on it, as on the seed)",
+            "ge": 1,
+        },
+    )
     temperature: float = field(default=0.7, metadata={"help": "policy sampling temperature", "ge": 0})
     max_new_tokens: int = field(default=1024, metadata={"help": "tokens per sampled trace", "ge": 1})
     with_example: bool = field(default=True, metadata={"help": "include the worked example in the policy prompt"})
@@ -321,6 +328,7 @@ def _pbm_rows(
             config.temperature,
             config.max_new_tokens,
             config.seed,
+            batch=config.batch,
             with_example=config.with_example,
             start=start,
         )
