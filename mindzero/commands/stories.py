@@ -147,7 +147,8 @@ class PBMEvalConfig:
     readout: str | None = field(
         default=None,
         metadata={
-            "help": "label (P(+) at the tag) or value (P(written value)); default: the PBM's own",
+            "help": "label (P(+) at the tag), value (P(written value)) or both (their geometric mean); "
+            "default: the PBM's own",
             "choices": READOUTS,
         },
     )

@@ -30,11 +30,11 @@ from mindzero.stories.traces import value_span
 
 KIND = "mindzero-pbm"
 CONFIG_FILE = "pbm_config.json"
-READOUTS = ("label", "value")
+READOUTS = ("label", "value", "both")
 """How a PBM scores a step: ``label`` = P(+)/(P(+)+P(-)) at its tag; ``value`` = the probability of
 the value the step wrote, given everything before it (a PBM trained with belief targets predicts the
 engine's belief there), as a running minimum over the trace — by the prefix rule a step is no more
-certain than the steps before it."""
+certain than the steps before it; ``both`` = the geometric mean of the two."""
 STEP_TAG = " ки"
 """Appended to every step; the PBM predicts the label token right after it."""
 LABEL_CANDIDATES = ((" +", " -"), ("+", "-"))
@@ -200,15 +200,16 @@ class ProcessBeliefModel:
                     ids[r, : len(row)] = torch.tensor(row)
                     mask[r, : len(row)] = 1
                 logits = self.model(input_ids=ids.to(self.device), attention_mask=mask.to(self.device)).logits
-                if self.readout == "value":
-                    logp = torch.log_softmax(logits.float(), dim=-1).cpu()
-                    for r, i in enumerate(batch):
-                        out[i] = self._value_scores(logp[r], encoded[i][0], encoded[i][1], steps[i])
-                    continue
                 pair = logits[..., [self.plus_id, self.minus_id]].float()
                 p_plus = torch.softmax(pair, dim=-1)[..., 0].cpu()
+                logp = torch.log_softmax(logits.float(), dim=-1).cpu() if self.readout != "label" else None
                 for r, i in enumerate(batch):
-                    out[i] = [float(p_plus[r, p]) if p is not None else 0.0 for p in encoded[i][1]]
+                    label = [float(p_plus[r, p]) if p is not None else 0.0 for p in encoded[i][1]]
+                    if logp is None:
+                        out[i] = label
+                        continue
+                    value = self._value_scores(logp[r], encoded[i][0], encoded[i][1], steps[i])
+                    out[i] = value if self.readout == "value" else [(v * x) ** 0.5 for v, x in zip(value, label)]
         tokens = sum(len(ids) for ids, _ in encoded)
         self.usage.record(prompt_tokens=tokens, completion_tokens=0, seconds=time.perf_counter() - start)
         return out

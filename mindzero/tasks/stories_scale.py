@@ -82,7 +82,10 @@ class ScaleEvalConfig(EndpointOptions):
     verifier: str = field(default="oracle", metadata={"help": "oracle (DEL checker) or a PBM folder"})
     pbm_readout: str | None = field(
         default=None,
-        metadata={"help": "a PBM verifier's step score: label or value (default: the PBM's own)", "choices": READOUTS},
+        metadata={
+            "help": "a PBM verifier's step score: label, value or both (default: the PBM's own)",
+            "choices": READOUTS,
+        },
     )
     oracle: bool = field(
         default=True, metadata={"help": "with a PBM verifier, also rank the same pools with the oracle"}

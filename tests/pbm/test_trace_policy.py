@@ -230,6 +230,11 @@ def test_value_readout_is_the_written_values_probability_as_a_running_minimum(ti
         expected.append(running)
     assert scores == pytest.approx(expected, rel=1e-4)
     assert all(a >= b for a, b in zip(scores, scores[1:]))
+    pbm.readout = "label"
+    (labels,) = pbm.score([pbm_problem(q)], [steps])
+    pbm.readout = "both"
+    (both,) = pbm.score([pbm_problem(q)], [steps])
+    assert both == pytest.approx([math.sqrt(v * x) for v, x in zip(scores, labels)], rel=1e-5)
 
 
 def test_scale_eval_with_trained_policy_and_pbm_is_deterministic_with_oracle_beside(
