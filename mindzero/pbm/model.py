@@ -202,27 +202,31 @@ class ProcessBeliefModel:
                 logits = self.model(input_ids=ids.to(self.device), attention_mask=mask.to(self.device)).logits
                 pair = logits[..., [self.plus_id, self.minus_id]].float()
                 p_plus = torch.softmax(pair, dim=-1)[..., 0].cpu()
-                logp = torch.log_softmax(logits.float(), dim=-1).cpu() if self.readout != "label" else None
                 for r, i in enumerate(batch):
                     label = [float(p_plus[r, p]) if p is not None else 0.0 for p in encoded[i][1]]
-                    if logp is None:
+                    if self.readout == "label":
                         out[i] = label
                         continue
-                    value = self._value_scores(logp[r], encoded[i][0], encoded[i][1], steps[i])
+                    value = self._value_scores(logits[r], encoded[i][0], encoded[i][1], steps[i])
                     out[i] = value if self.readout == "value" else [(v * x) ** 0.5 for v, x in zip(value, label)]
         tokens = sum(len(ids) for ids, _ in encoded)
         self.usage.record(prompt_tokens=tokens, completion_tokens=0, seconds=time.perf_counter() - start)
         return out
 
     def _value_scores(
-        self, logp: Any, ids: list[int], positions: list[int | None], steps: Sequence[str]
+        self, logits: Any, ids: list[int], positions: list[int | None], steps: Sequence[str]
     ) -> list[float]:
-        """The ``value`` readout of one trace: P(written value | prefix), running minimum; 0 without a value."""
+        """The ``value`` readout of one trace: P(written value | prefix), running minimum; 0 without a value.
+
+        The softmax is taken only where a value token is predicted (a full one is vocabulary × length)."""
+        import torch
+
         scores, running = [], 1.0
         for p, step in zip(positions, steps):
             offsets = value_offsets(self.tokenizer, step) if p is not None else []
             at = [p - len(self.tag_ids) - k + 1 for k in offsets]
-            value = float(sum(logp[i - 1, ids[i]] for i in at).exp()) if at else 0.0
+            logp = [torch.log_softmax(logits[i - 1].float(), dim=-1)[ids[i]] for i in at]
+            value = float(torch.stack(logp).sum().exp()) if logp else 0.0
             running = min(running, value)
             scores.append(running)
         return scores
