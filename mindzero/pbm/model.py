@@ -80,18 +80,19 @@ def step_piece(step: object) -> str:
     return "\n" + str(step).strip()
 
 
-def value_offsets(tokenizer: Any, step: object) -> list[int]:
-    """For each token of the step's last ``[value]``: how many tokens before the end of
-    :func:`step_piece` it starts (so ``tag_position - len(tag) - k + 1`` is its index); [] when the
-    step has no value or the value does not start a token of its own."""
+def value_positions(tokenizer: Any, step: object, tag_position: int | None, tag_length: int) -> list[int]:
+    """Indices, in the :func:`encode_trace` ids, of the tokens of a step's last ``[value]``, given the
+    position of the step's tag; [] when the step was cut off (``tag_position`` None), has no value, or
+    its value does not start a token of its own."""
     piece = step_piece(step)
     span = value_span(piece)
-    if span is None:
+    if tag_position is None or span is None:
         return []
     starts = [a for a, _ in tokenizer(piece, add_special_tokens=False, return_offsets_mapping=True).offset_mapping]
     if span[0] not in starts:
         return []
-    return [len(starts) - i for i, a in enumerate(starts) if span[0] <= a < span[1]]
+    first = tag_position - tag_length - len(starts) + 1  # where the piece begins
+    return [first + i for i, a in enumerate(starts) if span[0] <= a < span[1]]
 
 
 def write_pbm_config(folder: str | os.PathLike, config: dict) -> None:
@@ -223,8 +224,7 @@ class ProcessBeliefModel:
 
         scores, running = [], 1.0
         for p, step in zip(positions, steps):
-            offsets = value_offsets(self.tokenizer, step) if p is not None else []
-            at = [p - len(self.tag_ids) - k + 1 for k in offsets]
+            at = value_positions(self.tokenizer, step, p, len(self.tag_ids))
             logp = [torch.log_softmax(logits[i - 1].float(), dim=-1)[ids[i]] for i in at]
             value = float(torch.stack(logp).sum().exp()) if logp else 0.0
             running = min(running, value)

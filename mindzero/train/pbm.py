@@ -45,7 +45,7 @@ from mindzero.pbm.model import (
     model_location,
     step_accuracy,
     step_piece,
-    value_offsets,
+    value_positions,
     write_pbm_config,
 )
 from mindzero.stories.generator import generate_stories
@@ -214,20 +214,15 @@ def load_rows(config: PBMConfig) -> list[dict]:
     return gold_and_corrupted_rows(questions_from_stories(stories), config.corruptions, config.data_seed)
 
 
-def belief_target(tokenizer: Any, step: str, line_labels: list) -> tuple[int, int] | None:
-    """(:func:`value_offsets` of the step's first value token, gold token id), or None.
-
-    The gold is the engine's belief after the story line the step names, rendered as gold traces
-    render it (its first token); None when the step has no number within the story or no value of
-    its own tokens.
-    """
+def belief_gold(tokenizer: Any, step: str, line_labels: list) -> int | None:
+    """The first token of the engine's belief after the story line the step names, rendered as gold
+    traces render it; None when the step names no line of the story."""
     marker = STEP_PATTERN.search(step_piece(step))
     number = int(marker.group(1) or marker.group(2) or 0) if marker else 0
-    offsets = value_offsets(tokenizer, step)
-    if not (1 <= number <= len(line_labels)) or not offsets:
+    if not 1 <= number <= len(line_labels):
         return None
     gold = line_labels[number - 1]
-    return offsets[0], tokenizer(gold if gold is not None else NULL, add_special_tokens=False).input_ids[0]
+    return tokenizer(gold if gold is not None else NULL, add_special_tokens=False).input_ids[0]
 
 
 class StepDataset:
@@ -260,9 +255,10 @@ class StepDataset:
                     labels[p + 1] = pbm["plus_id"] if y else pbm["minus_id"]
             if belief_targets:
                 for p, step in zip(positions, r["completions"]):
-                    target = belief_target(tokenizer, step, r["line_labels"]) if p is not None else None
-                    if target is not None:
-                        labels[p - len(tag_ids) - target[0] + 1] = target[1]
+                    at = value_positions(tokenizer, step, p, len(tag_ids))
+                    gold = belief_gold(tokenizer, step, r["line_labels"]) if at else None
+                    if gold is not None:
+                        labels[at[0]] = gold
             self.items.append({"input_ids": ids, "labels": labels})
 
     def __len__(self) -> int:

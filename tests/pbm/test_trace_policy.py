@@ -212,7 +212,7 @@ def test_value_readout_is_the_written_values_probability_as_a_running_minimum(ti
     import torch
 
     from mindzero.pbm.data import pbm_problem, split_steps
-    from mindzero.pbm.model import ProcessBeliefModel, encode_trace, value_offsets
+    from mindzero.pbm.model import ProcessBeliefModel, encode_trace, value_positions
 
     _, out = tiny_scratch_pbm
     pbm = ProcessBeliefModel(out / "final", readout="value")
@@ -224,7 +224,7 @@ def test_value_readout_is_the_written_values_probability_as_a_running_minimum(ti
         logp = pbm.model(torch.tensor([ids])).logits[0].log_softmax(-1)
     expected, running = [], 1.0
     for p, step in zip(positions, steps):
-        at = [p - len(pbm.tag_ids) - k + 1 for k in value_offsets(pbm.tokenizer, step)]
+        at = value_positions(pbm.tokenizer, step, p, len(pbm.tag_ids))
         assert at and pbm.tokenizer.decode([ids[i] for i in at]) in step  # the value's own tokens
         running = min(running, math.exp(sum(float(logp[i - 1, ids[i]]) for i in at)))
         expected.append(running)
