@@ -18,7 +18,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,14 +26,17 @@ from mindzero.core.errors import UserError
 from mindzero.llm.base import UsageMeter
 from mindzero.llm.models import PACKAGED_MODELS, resolve_model
 from mindzero.pbm.data import upto_first_error
-from mindzero.stories.traces import value_span
+from mindzero.stories.traces import number_span, value_span
+
+Span = tuple[int, int]
 
 KIND = "mindzero-pbm"
 CONFIG_FILE = "pbm_config.json"
 READOUTS = ("label", "value", "both")
 """How a PBM scores a step: ``label`` = P(+)/(P(+)+P(-)) at its tag; ``value`` = the probability of
 the value the step wrote, given everything before it (a PBM trained with belief targets predicts the
-engine's belief there), as a running minimum over the trace — by the prefix rule a step is no more
+engine's belief there) — times that of its step number when numbers were trained (the engine's next
+line: a skipped line shows there) — as a running minimum over the trace — by the prefix rule a step is no more
 certain than the steps before it; ``both`` = the geometric mean of the two."""
 STEP_TAG = " ки"
 """Appended to every step; the PBM predicts the label token right after it."""
@@ -59,8 +62,11 @@ def label_tokens(tokenizer: Any) -> tuple[str, str, int, int]:
     raise UserError("the tokenizer has no single-token '+'/'-' labels; choose another base model")
 
 
-def make_pbm_config(tokenizer: Any, base_model: str, max_length: int, readout: str = "label") -> dict:
-    """What a PBM folder records besides its weights: kind, tag, label strings and ids, length, readout."""
+def make_pbm_config(
+    tokenizer: Any, base_model: str, max_length: int, readout: str = "label", number_targets: bool = False
+) -> dict:
+    """What a PBM folder records besides its weights: kind, tag, label strings and ids, length, readout,
+    and whether step numbers were trained (the ``value`` readout then scores them too)."""
     plus, minus, plus_id, minus_id = label_tokens(tokenizer)
     return {
         "kind": KIND,
@@ -72,6 +78,7 @@ def make_pbm_config(tokenizer: Any, base_model: str, max_length: int, readout: s
         "minus_id": minus_id,
         "max_length": max_length,
         "readout": readout,
+        "number_targets": number_targets,
     }
 
 
@@ -80,19 +87,50 @@ def step_piece(step: object) -> str:
     return "\n" + str(step).strip()
 
 
-def value_positions(tokenizer: Any, step: object, tag_position: int | None, tag_length: int) -> list[int]:
-    """Indices, in the :func:`encode_trace` ids, of the tokens of a step's last ``[value]``, given the
-    position of the step's tag; [] when the step was cut off (``tag_position`` None), has no value, or
-    its value does not start a token of its own."""
+def _overlapping(offsets: Sequence[tuple[int, int]], piece: str, span: Span) -> list[int]:
+    """Indices of the tokens that overlap ``span``; [] when the first one also holds text before it
+    other than white space (then the token is not the part's own)."""
+    at = [i for i, (a, b) in enumerate(offsets) if a < span[1] and b > span[0]]
+    return at if at and not piece[offsets[at[0]][0] : span[0]].strip() else []
+
+
+def span_positions(
+    tokenizer: Any, step: object, tag_position: int | None, tag_length: int, find: Callable[[str], Span | None]
+) -> list[int]:
+    """Indices, in the :func:`encode_trace` ids, of the tokens of the part of a step that ``find``
+    locates in its piece (``value_span``: its last ``[value]``; ``number_span``: its step number),
+    given the position of the step's tag; [] when the step was cut off (``tag_position`` None),
+    has no such part, or the part shares its first token with other text."""
     piece = step_piece(step)
-    span = value_span(piece)
+    span = find(piece)
     if tag_position is None or span is None:
         return []
-    starts = [a for a, _ in tokenizer(piece, add_special_tokens=False, return_offsets_mapping=True).offset_mapping]
-    if span[0] not in starts:
-        return []
-    first = tag_position - tag_length - len(starts) + 1  # where the piece begins
-    return [first + i for i, a in enumerate(starts) if span[0] <= a < span[1]]
+    offsets = tokenizer(piece, add_special_tokens=False, return_offsets_mapping=True).offset_mapping
+    first = tag_position - tag_length - len(offsets) + 1  # where the piece begins
+    return [first + i for i in _overlapping(offsets, piece, span)]
+
+
+def number_gold(tokenizer: Any, step: object, expected: int) -> int | None:
+    """The first token of the step's number written as ``expected`` (where :func:`span_positions`
+    puts the number's first token); None when the step has no number or the tokens before it change."""
+    piece = step_piece(step)
+    span = number_span(piece)
+    if span is None:
+        return None
+    gold = piece[: span[0]] + str(expected) + piece[span[1] :]
+    written = _overlapping(
+        tokenizer(piece, add_special_tokens=False, return_offsets_mapping=True).offset_mapping, piece, span
+    )
+    encoded = tokenizer(gold, add_special_tokens=False, return_offsets_mapping=True)
+    at = _overlapping(encoded.offset_mapping, gold, (span[0], span[0] + len(str(expected))))
+    return encoded.input_ids[at[0]] if at and written and at[0] == written[0] else None
+
+
+def next_line(last_line: int, step: object) -> int:
+    """The story line the checker has reached after ``step`` (it advances only on a number past it)."""
+    span = number_span(step_piece(step))
+    number = int(step_piece(step)[span[0] : span[1]]) if span else None
+    return number if number is not None and number > last_line else last_line
 
 
 def write_pbm_config(folder: str | os.PathLike, config: dict) -> None:
@@ -217,17 +255,22 @@ class ProcessBeliefModel:
     def _value_scores(
         self, logits: Any, ids: list[int], positions: list[int | None], steps: Sequence[str]
     ) -> list[float]:
-        """The ``value`` readout of one trace: P(written value | prefix), running minimum; 0 without a value.
+        """The ``value`` readout of one trace: P(written value | prefix) — times P(written step number |
+        prefix) for a PBM trained with number targets — as a running minimum; 0 without a value (or a
+        number).
 
-        The softmax is taken only where a value token is predicted (a full one is vocabulary × length)."""
+        The softmax is taken only where a scored token is predicted (a full one is vocabulary × length)."""
         import torch
 
+        finds = (value_span, number_span) if self.config.get("number_targets") else (value_span,)
         scores, running = [], 1.0
         for p, step in zip(positions, steps):
-            at = value_positions(self.tokenizer, step, p, len(self.tag_ids))
-            logp = [torch.log_softmax(logits[i - 1].float(), dim=-1)[ids[i]] for i in at]
-            value = float(torch.stack(logp).sum().exp()) if logp else 0.0
-            running = min(running, value)
+            claim = 1.0
+            for find in finds:
+                at = span_positions(self.tokenizer, step, p, len(self.tag_ids), find)
+                logp = [torch.log_softmax(logits[i - 1].float(), dim=-1)[ids[i]] for i in at]
+                claim *= float(torch.stack(logp).sum().exp()) if logp else 0.0
+            running = min(running, claim)
             scores.append(running)
         return scores
 

@@ -132,6 +132,14 @@ def value_span(segment: str) -> tuple[int, int] | None:
     return matches[-1].span(1) if matches else None
 
 
+def number_span(segment: str) -> tuple[int, int] | None:
+    """(start, end) characters of the first step marker's number in a step block; None without one."""
+    marker = STEP_PATTERN.search(segment)
+    if marker is None or not (marker.group(1) or marker.group(2)):
+        return None
+    return marker.span(1) if marker.group(1) else marker.span(2)
+
+
 def _value(segment: str) -> tuple[bool, str | None]:
     """(found, value): the last bracketed value in a step block."""
     span = value_span(segment)

@@ -13,8 +13,9 @@ Presets fill every option left unset (dataclass default < preset < ``--config`` 
 - ``cpu-tiny``: a 365 k-parameter Llama (``--model scratch``: built with the trace tokenizer of
   :mod:`mindzero.train.trace_policy`; or ``--model POLICY/final`` to start from the trace policy,
   whose weights already know the trace format), every weight trained at lr 1e-3, batch 8, with
-  belief targets (each step's ``[value]`` also trained toward the engine's belief; scored by the
-  ``value`` readout, see :mod:`mindzero.pbm.model`): about 1–2 s per step here (one thread).
+  belief targets (each step's ``[value]`` also trained toward the engine's belief, and its step
+  number toward the next line; scored by the ``value`` readout, see :mod:`mindzero.pbm.model`):
+  about 1–2 s per step here (one thread).
 - ``cpu-small``: SmolLM2-135M-Instruct on CPU — only the top 4 transformer blocks, the final norm
   and the (tied) output head are trained, at lr 1e-4, effective batch 4, 2048 tokens: a full
   backward pass over ~1000-token traces costs about 45 s per trace on a shared 2-core machine.
@@ -43,13 +44,15 @@ from mindzero.pbm.model import (
     encode_trace,
     make_pbm_config,
     model_location,
+    next_line,
+    number_gold,
+    span_positions,
     step_accuracy,
     step_piece,
-    value_positions,
     write_pbm_config,
 )
 from mindzero.stories.generator import generate_stories
-from mindzero.stories.traces import NULL, STEP_PATTERN
+from mindzero.stories.traces import NULL, STEP_PATTERN, number_span, value_span
 from mindzero.train.base import (
     SCRATCH,
     TrainConfig,
@@ -173,8 +176,8 @@ class PBMConfig(TrainConfig):
     belief_targets: bool | None = field(
         default=None,
         metadata={
-            "help": "also train each step's [value] token toward the engine's belief for its line "
-            "(rows need line_labels; cpu-tiny: true)"
+            "help": "also train each step's [value] token toward the engine's belief for its line, and its "
+            "step number toward the line the engine expects next (rows need line_labels; cpu-tiny: true)"
         },
     )
     eval_batch_size: int = field(default=8, metadata={"help": "traces per forward pass in the held-out eval", "ge": 1})
@@ -230,7 +233,9 @@ class StepDataset:
 
     With ``belief_targets``, each step's ``[value]`` token is also a target: the engine's belief for
     that step's story line (from the row's ``line_labels``), whatever value the trace wrote there —
-    so the model learns the belief a step should hold, which the +/- label asks it to compare with.
+    so the model learns the belief a step should hold, which the +/- label asks it to compare with;
+    and so is its step number: the line after the last one the trace reached (as the checker counts),
+    so a skipped or repeated line shows as an unlikely number.
     """
 
     def __init__(
@@ -254,11 +259,17 @@ class StepDataset:
                 if p is not None:
                     labels[p + 1] = pbm["plus_id"] if y else pbm["minus_id"]
             if belief_targets:
+                last_line = 0
                 for p, step in zip(positions, r["completions"]):
-                    at = value_positions(tokenizer, step, p, len(tag_ids))
+                    at = span_positions(tokenizer, step, p, len(tag_ids), value_span)
                     gold = belief_gold(tokenizer, step, r["line_labels"]) if at else None
                     if gold is not None:
                         labels[at[0]] = gold
+                    at = span_positions(tokenizer, step, p, len(tag_ids), number_span)
+                    gold = number_gold(tokenizer, step, last_line + 1) if at else None
+                    if gold is not None:
+                        labels[at[0]] = gold
+                    last_line = next_line(last_line, step)
             self.items.append({"input_ids": ids, "labels": labels})
 
     def __len__(self) -> int:
@@ -338,8 +349,9 @@ def train_pbm(config: PBMConfig) -> dict:
         if config.copy_warmup_steps:
             base = str(copy_warmup(Path(base), out / "copy-warmup", config.copy_warmup_steps, config.seed))
     tokenizer = load_tokenizer(base)
-    pbm = make_pbm_config(tokenizer, config.model, config.max_length, "value" if config.belief_targets else "label")
-    dataset = StepDataset(train_rows, tokenizer, pbm, config.label_scope, bool(config.belief_targets))
+    beliefs = bool(config.belief_targets)
+    pbm = make_pbm_config(tokenizer, config.model, config.max_length, "value" if beliefs else "label", beliefs)
+    dataset = StepDataset(train_rows, tokenizer, pbm, config.label_scope, beliefs)
     model = AutoModelForCausalLM.from_pretrained(base, dtype=torch_dtype(config.bf16))
     if config.train_layers:
         freeze_below(model, config.train_layers)

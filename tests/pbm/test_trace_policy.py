@@ -149,7 +149,7 @@ def test_cpu_tiny_pbm_preset_runs_one_step(tiny_scratch_pbm) -> None:
         assert share == pytest.approx(sum(labels) / len(labels))
 
 
-def test_belief_targets_are_the_engines_belief_whatever_the_step_wrote(tiny_scratch_pbm) -> None:
+def test_belief_targets_are_the_engines_belief_and_next_line_whatever_the_step_wrote(tiny_scratch_pbm) -> None:
     from transformers import AutoTokenizer
 
     from mindzero.pbm.data import gold_and_corrupted_rows, questions_from_stories
@@ -162,23 +162,30 @@ def test_belief_targets_are_the_engines_belief_whatever_the_step_wrote(tiny_scra
     tokenizer = AutoTokenizer.from_pretrained(out / "final")
     pbm = make_pbm_config(tokenizer, "tiny", 4096)
     rows = gold_and_corrupted_rows(questions_from_stories(generate_stories(6, 5, (1,))), 3, 5)
+    assert any(r["source"] == "corrupt:skipped_step" for r in rows)
     plain = StepDataset(rows, tokenizer, pbm).items
     with_beliefs = StepDataset(rows, tokenizer, pbm, belief_targets=True).items
     vocab = {i: t for t, i in tokenizer.get_vocab().items()}
-    differing = 0
+    wrong_values = wrong_numbers = 0
     for row, a, b in zip(rows, plain, with_beliefs):
         assert a["input_ids"] == b["input_ids"]
-        extra = [(i, t) for i, (x, t) in enumerate(zip(a["labels"], b["labels"])) if x != t]
-        assert all(x == -100 for x in (a["labels"][i] for i, _ in extra))  # the +/- targets are kept
-        assert len(extra) == len(row["completions"])  # one value per step
-        for (_, target), step in zip(extra, row["completions"]):
-            number = int(step.split("##")[1].split()[-1])
-            gold = row["line_labels"][number - 1]
+        extra = [t for x, t in zip(a["labels"], b["labels"]) if x != t]
+        assert all(x == -100 or x == t for x, t in zip(a["labels"], b["labels"]))  # the +/- targets are kept
+        assert len(extra) == 2 * len(row["completions"])  # a number and a value per step, in that order
+        last_line = 0
+        for number_target, value_target, step in zip(extra[::2], extra[1::2], row["completions"]):
+            written = int(step.split("##")[1].split()[-1])
+            number = tokenizer.decode([number_target]).strip()
+            assert number and str(last_line + 1).startswith(number)  # the line the checker expects
+            wrong_numbers += not str(written).startswith(number)
+            last_line = max(last_line, written)
+            gold = row["line_labels"][written - 1]
             gold = gold if gold is not None else NULL
-            assert gold.startswith(vocab[target])  # its first token (this tiny vocabulary splits some)
+            assert gold.startswith(vocab[value_target])  # its first token (this tiny vocabulary splits some)
             start, end = value_span(step)
-            differing += not step[start:end].startswith(vocab[target])
-    assert differing > 0  # corrupted steps are trained toward the gold value, not what they wrote
+            wrong_values += not step[start:end].startswith(vocab[value_target])
+    assert wrong_values > 0  # corrupted steps are trained toward the gold value, not what they wrote
+    assert wrong_numbers > 0  # and a step after a skipped line toward the skipped line's number
     del rows[0]["line_labels"]
     with pytest.raises(UserError, match="line_labels"):
         StepDataset(rows, tokenizer, pbm, belief_targets=True)
@@ -212,24 +219,34 @@ def test_value_readout_is_the_written_values_probability_as_a_running_minimum(ti
     import torch
 
     from mindzero.pbm.data import pbm_problem, split_steps
-    from mindzero.pbm.model import ProcessBeliefModel, encode_trace, value_positions
+    from mindzero.pbm.model import ProcessBeliefModel, encode_trace, span_positions
+    from mindzero.stories.traces import number_span, value_span
 
     _, out = tiny_scratch_pbm
     pbm = ProcessBeliefModel(out / "final", readout="value")
+    assert pbm.config["number_targets"]  # the cpu-tiny preset trains step numbers too
     q = training_questions(1, 11, [1])[0]
     steps = split_steps(render_gold_trace(q.events, q.question, q.labels))
     (scores,) = pbm.score([pbm_problem(q)], [steps])
     ids, positions = encode_trace(pbm.tokenizer, pbm.tag_ids, pbm_problem(q), steps, pbm.max_length)
     with torch.no_grad():
         logp = pbm.model(torch.tensor([ids])).logits[0].log_softmax(-1)
-    expected, running = [], 1.0
-    for p, step in zip(positions, steps):
-        at = value_positions(pbm.tokenizer, step, p, len(pbm.tag_ids))
-        assert at and pbm.tokenizer.decode([ids[i] for i in at]) in step  # the value's own tokens
-        running = min(running, math.exp(sum(float(logp[i - 1, ids[i]]) for i in at)))
+    expected, values_only, running, running_values = [], [], 1.0, 1.0
+    for k, (p, step) in enumerate(zip(positions, steps)):
+        value = span_positions(pbm.tokenizer, step, p, len(pbm.tag_ids), value_span)
+        number = span_positions(pbm.tokenizer, step, p, len(pbm.tag_ids), number_span)
+        assert value and pbm.tokenizer.decode([ids[i] for i in value]) in step  # the value's own tokens
+        assert pbm.tokenizer.decode([ids[i] for i in number]).strip() == str(k + 1)  # and the number's
+        p_value = math.exp(sum(float(logp[i - 1, ids[i]]) for i in value))
+        p_number = math.exp(sum(float(logp[i - 1, ids[i]]) for i in number))
+        running, running_values = min(running, p_value * p_number), min(running_values, p_value)
         expected.append(running)
+        values_only.append(running_values)
     assert scores == pytest.approx(expected, rel=1e-4)
     assert all(a >= b for a, b in zip(scores, scores[1:]))
+    pbm.config["number_targets"] = False  # a PBM trained before step numbers: its value alone
+    assert pbm.score([pbm_problem(q)], [steps])[0] == pytest.approx(values_only, rel=1e-4)
+    pbm.config["number_targets"] = True
     pbm.readout = "label"
     (labels,) = pbm.score([pbm_problem(q)], [steps])
     pbm.readout = "both"
