@@ -14,6 +14,7 @@ message that says what the folder is instead.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -87,6 +88,13 @@ def step_piece(step: object) -> str:
     return "\n" + str(step).strip()
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def piece_tokens(tokenizer: Any, piece: str) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """(ids, character offsets) of a piece, cached: traces of one story repeat most of their pieces."""
+    encoded = tokenizer(piece, add_special_tokens=False, return_offsets_mapping=True)
+    return tuple(encoded.input_ids), tuple(map(tuple, encoded.offset_mapping))
+
+
 def _overlapping(offsets: Sequence[tuple[int, int]], piece: str, span: Span) -> list[int]:
     """Indices of the tokens that overlap ``span``; [] when the first one also holds text before it
     other than white space (then the token is not the part's own)."""
@@ -105,7 +113,7 @@ def span_positions(
     span = find(piece)
     if tag_position is None or span is None:
         return []
-    offsets = tokenizer(piece, add_special_tokens=False, return_offsets_mapping=True).offset_mapping
+    offsets = piece_tokens(tokenizer, piece)[1]
     first = tag_position - tag_length - len(offsets) + 1  # where the piece begins
     return [first + i for i in _overlapping(offsets, piece, span)]
 
@@ -117,13 +125,14 @@ def number_gold(tokenizer: Any, step: object, expected: int) -> int | None:
     span = number_span(piece)
     if span is None:
         return None
+    ids, offsets = piece_tokens(tokenizer, piece)
+    written = _overlapping(offsets, piece, span)
+    if piece[span[0] : span[1]] == str(expected):
+        return ids[written[0]] if written else None
     gold = piece[: span[0]] + str(expected) + piece[span[1] :]
-    written = _overlapping(
-        tokenizer(piece, add_special_tokens=False, return_offsets_mapping=True).offset_mapping, piece, span
-    )
-    encoded = tokenizer(gold, add_special_tokens=False, return_offsets_mapping=True)
-    at = _overlapping(encoded.offset_mapping, gold, (span[0], span[0] + len(str(expected))))
-    return encoded.input_ids[at[0]] if at and written and at[0] == written[0] else None
+    gold_ids, gold_offsets = piece_tokens(tokenizer, gold)
+    at = _overlapping(gold_offsets, gold, (span[0], span[0] + len(str(expected))))
+    return gold_ids[at[0]] if at and written and at[0] == written[0] else None
 
 
 def next_line(last_line: int, step: object) -> int:
@@ -150,7 +159,7 @@ def encode_trace(
     n_problem = len(ids)
     positions: list[int] = []
     for step in steps:
-        ids += tokenizer(step_piece(step), add_special_tokens=False).input_ids + list(tag_ids)
+        ids += list(piece_tokens(tokenizer, step_piece(step))[0]) + list(tag_ids)
         positions.append(len(ids) - 1)
     excess = len(ids) - max_length
     if excess > 0:

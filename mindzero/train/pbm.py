@@ -46,6 +46,7 @@ from mindzero.pbm.model import (
     model_location,
     next_line,
     number_gold,
+    piece_tokens,
     span_positions,
     step_accuracy,
     step_piece,
@@ -225,7 +226,7 @@ def belief_gold(tokenizer: Any, step: str, line_labels: list) -> int | None:
     if not 1 <= number <= len(line_labels):
         return None
     gold = line_labels[number - 1]
-    return tokenizer(gold if gold is not None else NULL, add_special_tokens=False).input_ids[0]
+    return piece_tokens(tokenizer, gold if gold is not None else NULL)[0][0]
 
 
 class StepDataset:
