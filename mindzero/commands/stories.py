@@ -363,7 +363,9 @@ def cmd_pbm_eval(args: argparse.Namespace) -> int:
         rows = gold_and_corrupted_rows(questions_from_stories(generate_stories(config.stories, config.seed, (1,))))
     pbm = ProcessBeliefModel(config.pbm, batch_size=config.batch_size, readout=config.readout)
     with folder.run():
-        metrics, samples = step_accuracy(pbm, rows, config.threshold)
+        scores = pbm.score([r["prompt"] for r in rows], [r["completions"] for r in rows])
+        metrics, samples = step_accuracy(rows, scores, config.threshold)
+        metrics["usage"] = pbm.usage.total.as_dict()
         record = {k: getattr(config, k) for k in ("pbm", "data", "stories", "seed")} | {"readout": pbm.readout}
         path = write_results(folder.path, "stories/pbm-eval", record, metrics, samples)
     acc = metrics["step_accuracy"]

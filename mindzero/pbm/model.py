@@ -226,15 +226,20 @@ class ProcessBeliefModel:
         self.usage = UsageMeter(self.model.num_parameters())
 
     def score(self, problems: Sequence[str], steps: Sequence[Sequence[str]]) -> list[list[float]]:
-        """Per-step scores in [0, 1] for each (problem, steps) pair, one forward pass per trace.
+        """Per-step scores in [0, 1] (the PBM's own readout) for each (problem, steps) pair, one forward
+        pass per trace. A trace with no steps gets ``[]``; a step cut off by ``max_length`` gets 0.0
+        (unverifiable)."""
+        return self.score_readouts(problems, steps, (self.readout,))[self.readout]
 
-        A trace with no steps gets ``[]``; a step cut off by ``max_length`` gets 0.0 (unverifiable).
-        """
+    def score_readouts(
+        self, problems: Sequence[str], steps: Sequence[Sequence[str]], readouts: Sequence[str] = READOUTS
+    ) -> dict[str, list[list[float]]]:
+        """:meth:`score` under each of ``readouts``, from the same forward passes."""
         import torch
 
         start = time.perf_counter()
         encoded = [encode_trace(self.tokenizer, self.tag_ids, p, s, self.max_length) for p, s in zip(problems, steps)]
-        out: list[list[float]] = [[] for _ in encoded]
+        out: dict[str, list[list[float]]] = {name: [[] for _ in encoded] for name in readouts}
         work = [i for i, (_, pos) in enumerate(encoded) if pos]
         work.sort(key=lambda i: len(encoded[i][0]))  # similar lengths together: less padding
         with torch.inference_mode():
@@ -252,11 +257,14 @@ class ProcessBeliefModel:
                 p_plus = torch.softmax(pair, dim=-1)[..., 0].cpu()
                 for r, i in enumerate(batch):
                     label = [float(p_plus[r, p]) if p is not None else 0.0 for p in encoded[i][1]]
-                    if self.readout == "label":
-                        out[i] = label
-                        continue
-                    value = self._value_scores(logits[r], encoded[i][0], encoded[i][1], steps[i])
-                    out[i] = value if self.readout == "value" else [(v * x) ** 0.5 for v, x in zip(value, label)]
+                    value = (
+                        self._value_scores(logits[r], encoded[i][0], encoded[i][1], steps[i])
+                        if {"value", "both"} & set(readouts)
+                        else []
+                    )
+                    both = [(v * x) ** 0.5 for v, x in zip(value, label)]
+                    for name in readouts:
+                        out[name][i] = {"label": label, "value": value, "both": both}[name]
         tokens = sum(len(ids) for ids, _ in encoded)
         self.usage.record(prompt_tokens=tokens, completion_tokens=0, seconds=time.perf_counter() - start)
         return out
@@ -298,8 +306,11 @@ def rank_auc(scored: Sequence[tuple[float, bool]]) -> float | None:
     return float(mannwhitneyu(right, wrong).statistic / (len(right) * len(wrong)))
 
 
-def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: float = 0.5) -> tuple[dict, list[dict]]:
-    """Paper Table 4: step-level accuracy (score > threshold ⇔ label) per belief order and averaged.
+def step_accuracy(
+    rows: Sequence[dict], scores: Sequence[Sequence[float]], threshold: float = 0.5
+) -> tuple[dict, list[dict]]:
+    """Paper Table 4: step-level accuracy (score > threshold ⇔ label) per belief order and averaged,
+    given the PBM's per-step ``scores`` of the ``rows`` (:meth:`ProcessBeliefModel.score`).
 
     Returns (metrics, per-row samples). ``avg`` is the mean of the per-order accuracies, as the
     paper's table averages its columns; ``micro`` pools all steps; ``always_plus`` is the baseline
@@ -311,7 +322,6 @@ def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: floa
     """
     if not any(r["labels"] for r in rows):
         raise UserError("no labelled steps to evaluate: every trace is empty")
-    scores = pbm.score([r["prompt"] for r in rows], [r["completions"] for r in rows])
     by_order: dict[str, list[int]] = {}
     prior: dict[str, list[int]] = {}  # the labels themselves: what always answering "+" gets right
     scoped: dict[str, list[int]] = {}  # hits up to each trace's first wrong step
@@ -362,6 +372,5 @@ def step_accuracy(pbm: ProcessBeliefModel, rows: Sequence[dict], threshold: floa
         "n_traces": len(rows),
         "n_steps": len(pooled),
         "threshold": threshold,
-        "usage": pbm.usage.total.as_dict(),
     }
     return metrics, samples

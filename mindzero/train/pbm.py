@@ -396,12 +396,11 @@ def train_pbm(config: PBMConfig) -> dict:
     samples: list[dict] = []
     if held:
         scorer = ProcessBeliefModel(final, batch_size=config.eval_batch_size)
-        metrics, samples = step_accuracy(scorer, held)
-        metrics["readout"] = scorer.readout
+        scores = scorer.score_readouts([r["prompt"] for r in held], [r["completions"] for r in held])
+        metrics, samples = step_accuracy(held, scores[scorer.readout])
+        metrics |= {"readout": scorer.readout, "usage": scorer.usage.total.as_dict()}
         if scorer.readout != "label":  # the +/- head was trained too: report it beside
-            label_metrics, _ = step_accuracy(
-                ProcessBeliefModel(final, batch_size=config.eval_batch_size, readout="label"), held
-            )
+            label_metrics, _ = step_accuracy(held, scores["label"])
             metrics["label_readout"] = {k: label_metrics[k] for k in ("step_accuracy", "to_first_error")}
     return {
         "rows": len(rows),

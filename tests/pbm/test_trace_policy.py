@@ -252,6 +252,8 @@ def test_value_readout_is_the_written_values_probability_as_a_running_minimum(ti
     pbm.readout = "both"
     (both,) = pbm.score([pbm_problem(q)], [steps])
     assert both == pytest.approx([math.sqrt(v * x) for v, x in zip(scores, labels)], rel=1e-5)
+    every = pbm.score_readouts([pbm_problem(q)], [steps])  # one forward pass, every readout
+    assert (every["value"], every["label"], every["both"]) == ([scores], [labels], [both])
 
 
 def test_scale_eval_with_trained_policy_and_pbm_is_deterministic_with_oracle_beside(
