@@ -236,6 +236,7 @@ def stepwise_row(q: BeliefQuestion, trace: str, source: str) -> dict:
         "source": source,
         "trace": trace,
         "line_labels": list(q.labels),
+        "story_lines": [event.render() for event in q.events],
     }
 
 

@@ -27,7 +27,7 @@ from mindzero.core.errors import UserError
 from mindzero.llm.base import UsageMeter
 from mindzero.llm.models import PACKAGED_MODELS, resolve_model
 from mindzero.pbm.data import upto_first_error
-from mindzero.stories.traces import number_span, value_span
+from mindzero.stories.traces import line_span, number_span, value_span
 
 Span = tuple[int, int]
 
@@ -35,10 +35,14 @@ KIND = "mindzero-pbm"
 CONFIG_FILE = "pbm_config.json"
 READOUTS = ("label", "value", "both")
 """How a PBM scores a step: ``label`` = P(+)/(P(+)+P(-)) at its tag; ``value`` = the probability of
-the value the step wrote, given everything before it (a PBM trained with belief targets predicts the
-engine's belief there) — times that of its step number when numbers were trained (the engine's next
-line: a skipped line shows there) — as a running minimum over the trace — by the prefix rule a step is no more
+what the step claims, given everything before it — the value it wrote (a PBM trained with belief
+targets predicts the engine's belief there), and, where trained (``claims``), its step number (the
+engine's next line: a skipped line shows there) and the story line it quotes (a misquoted line shows
+there) — as a running minimum over the trace — by the prefix rule a step is no more
 certain than the steps before it; ``both`` = the geometric mean of the two."""
+CLAIMS = {"value": value_span, "number": number_span, "line": line_span}
+"""The parts of a step a PBM with belief targets predicts — the belief it writes, its step number and
+the story line it quotes — and where each sits in the step (``pbm_config.json``: ``claims``)."""
 STEP_TAG = " ки"
 """Appended to every step; the PBM predicts the label token right after it."""
 LABEL_CANDIDATES = ((" +", " -"), ("+", "-"))
@@ -64,10 +68,10 @@ def label_tokens(tokenizer: Any) -> tuple[str, str, int, int]:
 
 
 def make_pbm_config(
-    tokenizer: Any, base_model: str, max_length: int, readout: str = "label", number_targets: bool = False
+    tokenizer: Any, base_model: str, max_length: int, readout: str = "label", claims: Sequence[str] = ("value",)
 ) -> dict:
     """What a PBM folder records besides its weights: kind, tag, label strings and ids, length, readout,
-    and whether step numbers were trained (the ``value`` readout then scores them too)."""
+    and the parts of a step it was trained to predict (:data:`CLAIMS`, scored by the ``value`` readout)."""
     plus, minus, plus_id, minus_id = label_tokens(tokenizer)
     return {
         "kind": KIND,
@@ -79,7 +83,7 @@ def make_pbm_config(
         "minus_id": minus_id,
         "max_length": max_length,
         "readout": readout,
-        "number_targets": number_targets,
+        "claims": list(claims),
     }
 
 
@@ -95,11 +99,14 @@ def piece_tokens(tokenizer: Any, piece: str) -> tuple[tuple[int, ...], tuple[tup
     return tuple(encoded.input_ids), tuple(map(tuple, encoded.offset_mapping))
 
 
-def _overlapping(offsets: Sequence[tuple[int, int]], piece: str, span: Span) -> list[int]:
-    """Indices of the tokens that overlap ``span``; [] when the first one also holds text before it
-    other than white space (then the token is not the part's own)."""
-    at = [i for i, (a, b) in enumerate(offsets) if a < span[1] and b > span[0]]
-    return at if at and not piece[offsets[at[0]][0] : span[0]].strip() else []
+def overlapping_tokens(offsets: Sequence[tuple[int, int]], span: Span) -> list[int]:
+    """Indices of the tokens that overlap ``span`` (the first may also hold text before it)."""
+    return [i for i, (a, b) in enumerate(offsets) if a < span[1] and b > span[0]]
+
+
+def piece_start(tokenizer: Any, step: object, tag_position: int, tag_length: int) -> int:
+    """Index, in the :func:`encode_trace` ids, of a step's first token, given its tag's position."""
+    return tag_position - tag_length - len(piece_tokens(tokenizer, step_piece(step))[0]) + 1
 
 
 def span_positions(
@@ -107,32 +114,32 @@ def span_positions(
 ) -> list[int]:
     """Indices, in the :func:`encode_trace` ids, of the tokens of the part of a step that ``find``
     locates in its piece (``value_span``: its last ``[value]``; ``number_span``: its step number),
-    given the position of the step's tag; [] when the step was cut off (``tag_position`` None),
-    has no such part, or the part shares its first token with other text."""
+    given the position of the step's tag; [] when the step was cut off (``tag_position`` None)
+    or has no such part."""
     piece = step_piece(step)
     span = find(piece)
     if tag_position is None or span is None:
         return []
-    offsets = piece_tokens(tokenizer, piece)[1]
-    first = tag_position - tag_length - len(offsets) + 1  # where the piece begins
-    return [first + i for i in _overlapping(offsets, piece, span)]
+    first = piece_start(tokenizer, step, tag_position, tag_length)
+    return [first + i for i in overlapping_tokens(piece_tokens(tokenizer, piece)[1], span)]
 
 
-def number_gold(tokenizer: Any, step: object, expected: int) -> int | None:
-    """The first token of the step's number written as ``expected`` (where :func:`span_positions`
-    puts the number's first token); None when the step has no number or the tokens before it change."""
+def gold_tokens(tokenizer: Any, step: object, find: Callable[[str], Span | None], gold: str) -> tuple[int, list[int]]:
+    """(k, tokens): the tokens of the step's piece from its k-th on, had the part that ``find``
+    locates read ``gold``, up to the end of that part — where a tokenizer merges across the part's
+    edge, from the first token that changes; (0, []) when the step has no such part."""
     piece = step_piece(step)
-    span = number_span(piece)
+    span = find(piece)
     if span is None:
-        return None
-    ids, offsets = piece_tokens(tokenizer, piece)
-    written = _overlapping(offsets, piece, span)
-    if piece[span[0] : span[1]] == str(expected):
-        return ids[written[0]] if written else None
-    gold = piece[: span[0]] + str(expected) + piece[span[1] :]
-    gold_ids, gold_offsets = piece_tokens(tokenizer, gold)
-    at = _overlapping(gold_offsets, gold, (span[0], span[0] + len(str(expected))))
-    return gold_ids[at[0]] if at and written and at[0] == written[0] else None
+        return 0, []
+    written = piece_tokens(tokenizer, piece)[0]
+    ids, offsets = piece_tokens(tokenizer, piece[: span[0]] + gold + piece[span[1] :])
+    at = overlapping_tokens(offsets, (span[0], span[0] + len(gold)))
+    if not at:
+        return 0, []
+    k = next((i for i, (a, b) in enumerate(zip(written, ids)) if a != b), at[0])
+    k = min(k, at[0])
+    return k, list(ids[k : at[-1] + 1])
 
 
 def next_line(last_line: int, step: object) -> int:
@@ -272,14 +279,14 @@ class ProcessBeliefModel:
     def _value_scores(
         self, logits: Any, ids: list[int], positions: list[int | None], steps: Sequence[str]
     ) -> list[float]:
-        """The ``value`` readout of one trace: P(written value | prefix) — times P(written step number |
-        prefix) for a PBM trained with number targets — as a running minimum; 0 without a value (or a
-        number).
+        """The ``value`` readout of one trace: the probability of each step's :data:`CLAIMS` that the
+        PBM was trained on, given the prefix, as a running minimum; 0 without a value (or another
+        claimed part).
 
         The softmax is taken only where a scored token is predicted (a full one is vocabulary × length)."""
         import torch
 
-        finds = (value_span, number_span) if self.config.get("number_targets") else (value_span,)
+        finds = [CLAIMS[c] for c in self.config.get("claims") or ["value"]]  # label-trained: its value alone
         scores, running = [], 1.0
         for p, step in zip(positions, steps):
             claim = 1.0

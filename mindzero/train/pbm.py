@@ -13,8 +13,8 @@ Presets fill every option left unset (dataclass default < preset < ``--config`` 
 - ``cpu-tiny``: a 365 k-parameter Llama (``--model scratch``: built with the trace tokenizer of
   :mod:`mindzero.train.trace_policy`; or ``--model POLICY/final`` to start from the trace policy,
   whose weights already know the trace format), every weight trained at lr 1e-3, batch 8, with
-  belief targets (each step's ``[value]`` also trained toward the engine's belief, and its step
-  number toward the next line; scored by the ``value`` readout, see :mod:`mindzero.pbm.model`):
+  belief targets (each step's ``[value]``, step number and quoted line also trained toward what the
+  engine says they should read; scored by the ``value`` readout, see :mod:`mindzero.pbm.model`):
   about 1–2 s per step here (one thread).
 - ``cpu-small``: SmolLM2-135M-Instruct on CPU — only the top 4 transformer blocks, the final norm
   and the (tied) output head are trained, at lr 1e-4, effective batch 4, 2048 tokens: a full
@@ -40,20 +40,20 @@ from mindzero.core.errors import UserError
 from mindzero.core.results import read_jsonl, write_jsonl
 from mindzero.pbm.data import STEPWISE_FIELDS, gold_and_corrupted_rows, questions_from_stories, upto_first_error
 from mindzero.pbm.model import (
+    CLAIMS,
     ProcessBeliefModel,
     encode_trace,
+    gold_tokens,
     make_pbm_config,
     model_location,
     next_line,
-    number_gold,
-    piece_tokens,
-    span_positions,
+    piece_start,
     step_accuracy,
     step_piece,
     write_pbm_config,
 )
 from mindzero.stories.generator import generate_stories
-from mindzero.stories.traces import NULL, STEP_PATTERN, number_span, value_span
+from mindzero.stories.traces import NULL, number_span
 from mindzero.train.base import (
     SCRATCH,
     TrainConfig,
@@ -177,8 +177,9 @@ class PBMConfig(TrainConfig):
     belief_targets: bool | None = field(
         default=None,
         metadata={
-            "help": "also train each step's [value] token toward the engine's belief for its line, and its "
-            "step number toward the line the engine expects next (rows need line_labels; cpu-tiny: true)"
+            "help": "also train each step's [value] toward the engine's belief for its line, its step number "
+            "toward the line the engine expects next and its quoted line toward the story's "
+            "(rows need line_labels and story_lines; cpu-tiny: true)"
         },
     )
     eval_batch_size: int = field(default=8, metadata={"help": "traces per forward pass in the held-out eval", "ge": 1})
@@ -218,15 +219,19 @@ def load_rows(config: PBMConfig) -> list[dict]:
     return gold_and_corrupted_rows(questions_from_stories(stories), config.corruptions, config.data_seed)
 
 
-def belief_gold(tokenizer: Any, step: str, line_labels: list) -> int | None:
-    """The first token of the engine's belief after the story line the step names, rendered as gold
-    traces render it; None when the step names no line of the story."""
-    marker = STEP_PATTERN.search(step_piece(step))
-    number = int(marker.group(1) or marker.group(2) or 0) if marker else 0
-    if not 1 <= number <= len(line_labels):
-        return None
-    gold = line_labels[number - 1]
-    return piece_tokens(tokenizer, gold if gold is not None else NULL)[0][0]
+def claim_golds(step: str, last_line: int, row: dict) -> dict[str, str | None]:
+    """What the engine says each of a step's :data:`CLAIMS` should read: the belief and the story
+    line for the line the step names (None when it names no line of the story), and the number of
+    the line after the last one the trace reached (``last_line``, as the checker counts)."""
+    span = number_span(step_piece(step))
+    number = int(step_piece(step)[span[0] : span[1]]) if span else 0
+    named = 1 <= number <= len(row["line_labels"])
+    value = row["line_labels"][number - 1] if named else None
+    return {
+        "value": (value if value is not None else NULL) if named else None,
+        "number": str(last_line + 1),
+        "line": row["story_lines"][number - 1] if named else None,
+    }
 
 
 class StepDataset:
@@ -235,8 +240,10 @@ class StepDataset:
     With ``belief_targets``, each step's ``[value]`` token is also a target: the engine's belief for
     that step's story line (from the row's ``line_labels``), whatever value the trace wrote there —
     so the model learns the belief a step should hold, which the +/- label asks it to compare with;
-    and so is its step number: the line after the last one the trace reached (as the checker counts),
-    so a skipped or repeated line shows as an unlikely number.
+    and so are its step number (the line after the last one the trace reached, as the checker counts:
+    a skipped or repeated line shows as an unlikely number) and the story line it quotes (the story's
+    line of that number: a misquoted line shows as unlikely text). Where a written part differs from
+    the engine's, its tokens are trained up to and including the first differing one.
     """
 
     def __init__(
@@ -246,9 +253,9 @@ class StepDataset:
         eos = tokenizer.eos_token_id if tokenizer.eos_token_id is not None else pbm["minus_id"]
         self.items = []
         for r in rows:
-            if belief_targets and "line_labels" not in r:
+            if belief_targets and not {"line_labels", "story_lines"} <= r.keys():
                 raise UserError(
-                    f"row {r.get('id')!r} has no line_labels for --belief-targets; regenerate the file "
+                    f"row {r.get('id')!r} has no line_labels or story_lines for --belief-targets; regenerate the file "
                     "with this version of `mindzero stories pbm-data`, or pass --belief-targets false"
                 )
             ids, positions = encode_trace(tokenizer, tag_ids, r["prompt"], r["completions"], pbm["max_length"] - 1)
@@ -262,14 +269,14 @@ class StepDataset:
             if belief_targets:
                 last_line = 0
                 for p, step in zip(positions, r["completions"]):
-                    at = span_positions(tokenizer, step, p, len(tag_ids), value_span)
-                    gold = belief_gold(tokenizer, step, r["line_labels"]) if at else None
-                    if gold is not None:
-                        labels[at[0]] = gold
-                    at = span_positions(tokenizer, step, p, len(tag_ids), number_span)
-                    gold = number_gold(tokenizer, step, last_line + 1) if at else None
-                    if gold is not None:
-                        labels[at[0]] = gold
+                    end = p - len(tag_ids) + 1 if p is not None else 0  # where the step's tag begins
+                    for claim, gold in claim_golds(step, last_line, r).items():
+                        k, golds = gold_tokens(tokenizer, step, CLAIMS[claim], gold) if gold is not None and p is not None else (0, [])
+                        start = piece_start(tokenizer, step, p, len(tag_ids)) + k if golds else end
+                        for i, target in zip(range(start, end), golds):
+                            labels[i] = target
+                            if ids[i] != target:  # the tokens after a wrong one read a different text
+                                break
                     last_line = next_line(last_line, step)
             self.items.append({"input_ids": ids, "labels": labels})
 
@@ -351,7 +358,9 @@ def train_pbm(config: PBMConfig) -> dict:
             base = str(copy_warmup(Path(base), out / "copy-warmup", config.copy_warmup_steps, config.seed))
     tokenizer = load_tokenizer(base)
     beliefs = bool(config.belief_targets)
-    pbm = make_pbm_config(tokenizer, config.model, config.max_length, "value" if beliefs else "label", beliefs)
+    pbm = make_pbm_config(
+        tokenizer, config.model, config.max_length, "value" if beliefs else "label", tuple(CLAIMS) if beliefs else ()
+    )
     dataset = StepDataset(train_rows, tokenizer, pbm, config.label_scope, beliefs)
     model = AutoModelForCausalLM.from_pretrained(base, dtype=torch_dtype(config.bf16))
     if config.train_layers:

@@ -149,45 +149,62 @@ def test_cpu_tiny_pbm_preset_runs_one_step(tiny_scratch_pbm) -> None:
         assert share == pytest.approx(sum(labels) / len(labels))
 
 
-def test_belief_targets_are_the_engines_belief_and_next_line_whatever_the_step_wrote(tiny_scratch_pbm) -> None:
+def test_belief_targets_are_what_the_engine_says_each_step_should_claim(tiny_scratch_pbm) -> None:
+    import copy
+    import re
+
     from transformers import AutoTokenizer
 
     from mindzero.pbm.data import gold_and_corrupted_rows, questions_from_stories
-    from mindzero.pbm.model import make_pbm_config
+    from mindzero.pbm.model import CLAIMS, encode_trace, make_pbm_config, step_piece
     from mindzero.stories.generator import generate_stories
-    from mindzero.stories.traces import NULL, value_span
+    from mindzero.stories.traces import NULL
     from mindzero.train.pbm import StepDataset
 
     _, out = tiny_scratch_pbm
     tokenizer = AutoTokenizer.from_pretrained(out / "final")
     pbm = make_pbm_config(tokenizer, "tiny", 4096)
+    tag = tokenizer(pbm["tag"], add_special_tokens=False).input_ids
     rows = gold_and_corrupted_rows(questions_from_stories(generate_stories(6, 5, (1,))), 3, 5)
     assert any(r["source"] == "corrupt:skipped_step" for r in rows)
+    misquoted = copy.deepcopy(next(r for r in rows if r["source"] == "gold"))  # step 2 quotes line 3
+    misquoted["completions"][1] = misquoted["completions"][1].replace(
+        misquoted["story_lines"][1], misquoted["story_lines"][2]
+    )
+    rows.append(misquoted)
     plain = StepDataset(rows, tokenizer, pbm).items
-    with_beliefs = StepDataset(rows, tokenizer, pbm, belief_targets=True).items
-    vocab = {i: t for t, i in tokenizer.get_vocab().items()}
-    wrong_values = wrong_numbers = 0
-    for row, a, b in zip(rows, plain, with_beliefs):
+    with_claims = StepDataset(rows, tokenizer, pbm, belief_targets=True).items
+    differing = {claim: 0 for claim in CLAIMS}
+    for row, a, b in zip(rows, plain, with_claims):
         assert a["input_ids"] == b["input_ids"]
-        extra = [t for x, t in zip(a["labels"], b["labels"]) if x != t]
         assert all(x == -100 or x == t for x, t in zip(a["labels"], b["labels"]))  # the +/- targets are kept
-        assert len(extra) == 2 * len(row["completions"])  # a number and a value per step, in that order
+        ids = b["input_ids"]
+        targets = {i: t for i, (x, t) in enumerate(zip(a["labels"], b["labels"])) if x != t}
+        _, positions = encode_trace(tokenizer, tag, row["prompt"], row["completions"], 4095)
         last_line = 0
-        for number_target, value_target, step in zip(extra[::2], extra[1::2], row["completions"]):
-            written = int(step.split("##")[1].split()[-1])
-            number = tokenizer.decode([number_target]).strip()
-            assert number and str(last_line + 1).startswith(number)  # the line the checker expects
-            wrong_numbers += not str(written).startswith(number)
-            last_line = max(last_line, written)
-            gold = row["line_labels"][written - 1]
-            gold = gold if gold is not None else NULL
-            assert gold.startswith(vocab[value_target])  # its first token (this tiny vocabulary splits some)
-            start, end = value_span(step)
-            wrong_values += not step[start:end].startswith(vocab[value_target])
-    assert wrong_values > 0  # corrupted steps are trained toward the gold value, not what they wrote
-    assert wrong_numbers > 0  # and a step after a skipped line toward the skipped line's number
-    del rows[0]["line_labels"]
-    with pytest.raises(UserError, match="line_labels"):
+        for p, step in zip(positions, row["completions"]):
+            number = int(re.search(r"Step (\d+)", step).group(1))
+            value = row["line_labels"][number - 1]
+            engine = {
+                "value": value if value is not None else NULL,
+                "number": str(last_line + 1),  # the line the checker expects next
+                "line": row["story_lines"][number - 1],
+            }
+            piece = step_piece(step)
+            first = p - len(tag) - len(tokenizer(piece, add_special_tokens=False).input_ids) + 1
+            mine = {i - first: t for i, t in targets.items() if first <= i <= p}
+            fixed = {}  # the step's tokens had each part read what the engine says
+            for claim, find in CLAIMS.items():
+                span = find(piece)
+                fixed[claim] = tokenizer(piece[: span[0]] + engine[claim] + piece[span[1] :], add_special_tokens=False)
+                differing[claim] += piece[slice(*span)] != engine[claim]
+            wrong_parts = sum(piece[slice(*find(piece))] != engine[c] for c, find in CLAIMS.items())
+            assert mine and all(any(f.input_ids[i] == t for f in fixed.values()) for i, t in mine.items())
+            assert sum(t != ids[first + i] for i, t in mine.items()) == wrong_parts  # one per wrong part
+            last_line = max(last_line, number)
+    assert all(differing.values()), differing  # wrong values, skipped lines and the misquote
+    del rows[0]["story_lines"]
+    with pytest.raises(UserError, match="story_lines"):
         StepDataset(rows, tokenizer, pbm, belief_targets=True)
 
 
@@ -220,11 +237,11 @@ def test_value_readout_is_the_written_values_probability_as_a_running_minimum(ti
 
     from mindzero.pbm.data import pbm_problem, split_steps
     from mindzero.pbm.model import ProcessBeliefModel, encode_trace, span_positions
-    from mindzero.stories.traces import number_span, value_span
+    from mindzero.stories.traces import line_span, number_span, value_span
 
     _, out = tiny_scratch_pbm
     pbm = ProcessBeliefModel(out / "final", readout="value")
-    assert pbm.config["number_targets"]  # the cpu-tiny preset trains step numbers too
+    assert pbm.config["claims"] == ["value", "number", "line"]  # the cpu-tiny preset trains all three
     q = training_questions(1, 11, [1])[0]
     steps = split_steps(render_gold_trace(q.events, q.question, q.labels))
     (scores,) = pbm.score([pbm_problem(q)], [steps])
@@ -235,18 +252,21 @@ def test_value_readout_is_the_written_values_probability_as_a_running_minimum(ti
     for k, (p, step) in enumerate(zip(positions, steps)):
         value = span_positions(pbm.tokenizer, step, p, len(pbm.tag_ids), value_span)
         number = span_positions(pbm.tokenizer, step, p, len(pbm.tag_ids), number_span)
+        line = span_positions(pbm.tokenizer, step, p, len(pbm.tag_ids), line_span)
         assert value and pbm.tokenizer.decode([ids[i] for i in value]) in step  # the value's own tokens
-        assert pbm.tokenizer.decode([ids[i] for i in number]).strip() == str(k + 1)  # and the number's
-        p_value = math.exp(sum(float(logp[i - 1, ids[i]]) for i in value))
-        p_number = math.exp(sum(float(logp[i - 1, ids[i]]) for i in number))
-        running, running_values = min(running, p_value * p_number), min(running_values, p_value)
+        assert pbm.tokenizer.decode([ids[i] for i in number]).strip() == str(k + 1)  # the number's
+        assert q.events[k].render() in pbm.tokenizer.decode([ids[i] for i in line])  # the quoted line's
+        p_value, p_claims = (
+            math.exp(sum(float(logp[i - 1, ids[i]]) for i in at)) for at in (value, value + number + line)
+        )
+        running, running_values = min(running, p_claims), min(running_values, p_value)
         expected.append(running)
         values_only.append(running_values)
     assert scores == pytest.approx(expected, rel=1e-4)
     assert all(a >= b for a, b in zip(scores, scores[1:]))
-    pbm.config["number_targets"] = False  # a PBM trained before step numbers: its value alone
+    claims = pbm.config.pop("claims")  # a PBM trained before numbers and lines: its value alone
     assert pbm.score([pbm_problem(q)], [steps])[0] == pytest.approx(values_only, rel=1e-4)
-    pbm.config["number_targets"] = True
+    pbm.config["claims"] = claims
     pbm.readout = "label"
     (labels,) = pbm.score([pbm_problem(q)], [steps])
     pbm.readout = "both"
