@@ -236,7 +236,6 @@ def stepwise_row(q: BeliefQuestion, trace: str, source: str) -> dict:
         "source": source,
         "trace": trace,
         "line_labels": list(q.labels),
-        "story_lines": [event.render() for event in q.events],
     }
 
 

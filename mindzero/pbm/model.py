@@ -27,7 +27,7 @@ from mindzero.core.errors import UserError
 from mindzero.llm.base import UsageMeter
 from mindzero.llm.models import PACKAGED_MODELS, resolve_model
 from mindzero.pbm.data import upto_first_error
-from mindzero.stories.traces import line_span, number_span, value_span
+from mindzero.stories.traces import number_span, value_span
 
 Span = tuple[int, int]
 
@@ -36,13 +36,13 @@ CONFIG_FILE = "pbm_config.json"
 READOUTS = ("label", "value", "both")
 """How a PBM scores a step: ``label`` = P(+)/(P(+)+P(-)) at its tag; ``value`` = the probability of
 what the step claims, given everything before it — the value it wrote (a PBM trained with belief
-targets predicts the engine's belief there), and, where trained (``claims``), its step number (the
-engine's next line: a skipped line shows there) and the story line it quotes (a misquoted line shows
-there) — as a running minimum over the trace — by the prefix rule a step is no more
-certain than the steps before it; ``both`` = the geometric mean of the two."""
-CLAIMS = {"value": value_span, "number": number_span, "line": line_span}
-"""The parts of a step a PBM with belief targets predicts — the belief it writes, its step number and
-the story line it quotes — and where each sits in the step (``pbm_config.json``: ``claims``)."""
+targets predicts the engine's belief there) and, where trained (``claims``), its step number (the
+engine's next line: a skipped or repeated line shows there) — as a running minimum over the trace (by
+the prefix rule a step is no more certain than the steps before it); ``both`` = the geometric mean of
+the two."""
+CLAIMS = {"value": value_span, "number": number_span}
+"""The parts of a step a PBM with belief targets predicts — the belief it writes and its step number —
+and where each sits in the step (``pbm_config.json``: ``claims``)."""
 STEP_TAG = " ки"
 """Appended to every step; the PBM predicts the label token right after it."""
 LABEL_CANDIDATES = ((" +", " -"), ("+", "-"))

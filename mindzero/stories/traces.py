@@ -140,18 +140,6 @@ def number_span(segment: str) -> tuple[int, int] | None:
     return marker.span(1) if marker.group(1) else marker.span(2)
 
 
-def line_span(segment: str) -> tuple[int, int] | None:
-    """(start, end) characters of the story line a step block quotes (the line after its marker's);
-    None without a marker or such a line."""
-    marker = STEP_PATTERN.search(segment)
-    start = segment.find("\n", marker.end()) + 1 if marker else 0
-    if not start:
-        return None
-    end = segment.find("\n", start)
-    end = len(segment) if end < 0 else end
-    return (start, end) if end > start else None
-
-
 def _value(segment: str) -> tuple[bool, str | None]:
     """(found, value): the last bracketed value in a step block."""
     span = value_span(segment)

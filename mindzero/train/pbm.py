@@ -13,8 +13,8 @@ Presets fill every option left unset (dataclass default < preset < ``--config`` 
 - ``cpu-tiny``: a 365 k-parameter Llama (``--model scratch``: built with the trace tokenizer of
   :mod:`mindzero.train.trace_policy`; or ``--model POLICY/final`` to start from the trace policy,
   whose weights already know the trace format), every weight trained at lr 1e-3, batch 8, with
-  belief targets (each step's ``[value]``, step number and quoted line also trained toward what the
-  engine says they should read; scored by the ``value`` readout, see :mod:`mindzero.pbm.model`):
+  belief targets (each step's ``[value]`` and step number also trained toward what the engine says
+  they should read; scored by the ``value`` readout, see :mod:`mindzero.pbm.model`):
   about 1–2 s per step here (one thread).
 - ``cpu-small``: SmolLM2-135M-Instruct on CPU — only the top 4 transformer blocks, the final norm
   and the (tied) output head are trained, at lr 1e-4, effective batch 4, 2048 tokens: a full
@@ -177,9 +177,8 @@ class PBMConfig(TrainConfig):
     belief_targets: bool | None = field(
         default=None,
         metadata={
-            "help": "also train each step's [value] toward the engine's belief for its line, its step number "
-            "toward the line the engine expects next and its quoted line toward the story's "
-            "(rows need line_labels and story_lines; cpu-tiny: true)"
+            "help": "also train each step's [value] toward the engine's belief for its line and its step "
+            "number toward the line the engine expects next (rows need line_labels; cpu-tiny: true)"
         },
     )
     eval_batch_size: int = field(default=8, metadata={"help": "traces per forward pass in the held-out eval", "ge": 1})
@@ -220,9 +219,9 @@ def load_rows(config: PBMConfig) -> list[dict]:
 
 
 def claim_golds(step: str, last_line: int, row: dict) -> dict[str, str | None]:
-    """What the engine says each of a step's :data:`CLAIMS` should read: the belief and the story
-    line for the line the step names (None when it names no line of the story), and the number of
-    the line after the last one the trace reached (``last_line``, as the checker counts)."""
+    """What the engine says each of a step's :data:`CLAIMS` should read: the belief for the line the
+    step names (None when it names no line of the story), and the number of the line after the last
+    one the trace reached (``last_line``, as the checker counts)."""
     span = number_span(step_piece(step))
     number = int(step_piece(step)[span[0] : span[1]]) if span else 0
     named = 1 <= number <= len(row["line_labels"])
@@ -230,7 +229,6 @@ def claim_golds(step: str, last_line: int, row: dict) -> dict[str, str | None]:
     return {
         "value": (value if value is not None else NULL) if named else None,
         "number": str(last_line + 1),
-        "line": row["story_lines"][number - 1] if named else None,
     }
 
 
@@ -240,10 +238,9 @@ class StepDataset:
     With ``belief_targets``, each step's ``[value]`` token is also a target: the engine's belief for
     that step's story line (from the row's ``line_labels``), whatever value the trace wrote there —
     so the model learns the belief a step should hold, which the +/- label asks it to compare with;
-    and so are its step number (the line after the last one the trace reached, as the checker counts:
-    a skipped or repeated line shows as an unlikely number) and the story line it quotes (the story's
-    line of that number: a misquoted line shows as unlikely text). Where a written part differs from
-    the engine's, its tokens are trained up to and including the first differing one.
+    and so is its step number (the line after the last one the trace reached, as the checker counts:
+    a skipped or repeated line shows as an unlikely number). Where a written part differs from the
+    engine's, its tokens are trained up to and including the first differing one.
     """
 
     def __init__(
@@ -253,9 +250,9 @@ class StepDataset:
         eos = tokenizer.eos_token_id if tokenizer.eos_token_id is not None else pbm["minus_id"]
         self.items = []
         for r in rows:
-            if belief_targets and not {"line_labels", "story_lines"} <= r.keys():
+            if belief_targets and "line_labels" not in r:
                 raise UserError(
-                    f"row {r.get('id')!r} has no line_labels or story_lines for --belief-targets; regenerate the file "
+                    f"row {r.get('id')!r} has no line_labels for --belief-targets; regenerate the file "
                     "with this version of `mindzero stories pbm-data`, or pass --belief-targets false"
                 )
             ids, positions = encode_trace(tokenizer, tag_ids, r["prompt"], r["completions"], pbm["max_length"] - 1)
@@ -269,15 +266,18 @@ class StepDataset:
             if belief_targets:
                 last_line = 0
                 for p, step in zip(positions, r["completions"]):
-                    end = p - len(tag_ids) + 1 if p is not None else 0  # where the step's tag begins
-                    for claim, gold in claim_golds(step, last_line, r).items():
-                        k, golds = gold_tokens(tokenizer, step, CLAIMS[claim], gold) if gold is not None and p is not None else (0, [])
-                        start = piece_start(tokenizer, step, p, len(tag_ids)) + k if golds else end
+                    engine = claim_golds(step, last_line, r)
+                    last_line = next_line(last_line, step)
+                    if p is None:
+                        continue
+                    end = p - len(tag_ids) + 1  # where the step's tag begins
+                    for claim, gold in engine.items():
+                        k, golds = gold_tokens(tokenizer, step, CLAIMS[claim], gold) if gold is not None else (0, [])
+                        start = piece_start(tokenizer, step, p, len(tag_ids)) + k
                         for i, target in zip(range(start, end), golds):
                             labels[i] = target
                             if ids[i] != target:  # the tokens after a wrong one read a different text
                                 break
-                    last_line = next_line(last_line, step)
             self.items.append({"input_ids": ids, "labels": labels})
 
     def __len__(self) -> int:

@@ -150,7 +150,6 @@ def test_cpu_tiny_pbm_preset_runs_one_step(tiny_scratch_pbm) -> None:
 
 
 def test_belief_targets_are_what_the_engine_says_each_step_should_claim(tiny_scratch_pbm) -> None:
-    import copy
     import re
 
     from transformers import AutoTokenizer
@@ -167,11 +166,6 @@ def test_belief_targets_are_what_the_engine_says_each_step_should_claim(tiny_scr
     tag = tokenizer(pbm["tag"], add_special_tokens=False).input_ids
     rows = gold_and_corrupted_rows(questions_from_stories(generate_stories(6, 5, (1,))), 3, 5)
     assert any(r["source"] == "corrupt:skipped_step" for r in rows)
-    misquoted = copy.deepcopy(next(r for r in rows if r["source"] == "gold"))  # step 2 quotes line 3
-    misquoted["completions"][1] = misquoted["completions"][1].replace(
-        misquoted["story_lines"][1], misquoted["story_lines"][2]
-    )
-    rows.append(misquoted)
     plain = StepDataset(rows, tokenizer, pbm).items
     with_claims = StepDataset(rows, tokenizer, pbm, belief_targets=True).items
     differing = {claim: 0 for claim in CLAIMS}
@@ -188,7 +182,6 @@ def test_belief_targets_are_what_the_engine_says_each_step_should_claim(tiny_scr
             engine = {
                 "value": value if value is not None else NULL,
                 "number": str(last_line + 1),  # the line the checker expects next
-                "line": row["story_lines"][number - 1],
             }
             piece = step_piece(step)
             first = p - len(tag) - len(tokenizer(piece, add_special_tokens=False).input_ids) + 1
@@ -202,9 +195,9 @@ def test_belief_targets_are_what_the_engine_says_each_step_should_claim(tiny_scr
             assert mine and all(any(f.input_ids[i] == t for f in fixed.values()) for i, t in mine.items())
             assert sum(t != ids[first + i] for i, t in mine.items()) == wrong_parts  # one per wrong part
             last_line = max(last_line, number)
-    assert all(differing.values()), differing  # wrong values, skipped lines and the misquote
-    del rows[0]["story_lines"]
-    with pytest.raises(UserError, match="story_lines"):
+    assert all(differing.values()), differing  # wrong values and skipped lines
+    del rows[0]["line_labels"]
+    with pytest.raises(UserError, match="line_labels"):
         StepDataset(rows, tokenizer, pbm, belief_targets=True)
 
 
@@ -237,11 +230,11 @@ def test_value_readout_is_the_written_values_probability_as_a_running_minimum(ti
 
     from mindzero.pbm.data import pbm_problem, split_steps
     from mindzero.pbm.model import ProcessBeliefModel, encode_trace, span_positions
-    from mindzero.stories.traces import line_span, number_span, value_span
+    from mindzero.stories.traces import number_span, value_span
 
     _, out = tiny_scratch_pbm
     pbm = ProcessBeliefModel(out / "final", readout="value")
-    assert pbm.config["claims"] == ["value", "number", "line"]  # the cpu-tiny preset trains all three
+    assert pbm.config["claims"] == ["value", "number"]  # the cpu-tiny preset trains both
     q = training_questions(1, 11, [1])[0]
     steps = split_steps(render_gold_trace(q.events, q.question, q.labels))
     (scores,) = pbm.score([pbm_problem(q)], [steps])
@@ -252,19 +245,15 @@ def test_value_readout_is_the_written_values_probability_as_a_running_minimum(ti
     for k, (p, step) in enumerate(zip(positions, steps)):
         value = span_positions(pbm.tokenizer, step, p, len(pbm.tag_ids), value_span)
         number = span_positions(pbm.tokenizer, step, p, len(pbm.tag_ids), number_span)
-        line = span_positions(pbm.tokenizer, step, p, len(pbm.tag_ids), line_span)
         assert value and pbm.tokenizer.decode([ids[i] for i in value]) in step  # the value's own tokens
         assert pbm.tokenizer.decode([ids[i] for i in number]).strip() == str(k + 1)  # the number's
-        assert q.events[k].render() in pbm.tokenizer.decode([ids[i] for i in line])  # the quoted line's
-        p_value, p_claims = (
-            math.exp(sum(float(logp[i - 1, ids[i]]) for i in at)) for at in (value, value + number + line)
-        )
+        p_value, p_claims = (math.exp(sum(float(logp[i - 1, ids[i]]) for i in at)) for at in (value, value + number))
         running, running_values = min(running, p_claims), min(running_values, p_value)
         expected.append(running)
         values_only.append(running_values)
     assert scores == pytest.approx(expected, rel=1e-4)
     assert all(a >= b for a, b in zip(scores, scores[1:]))
-    claims = pbm.config.pop("claims")  # a PBM trained before numbers and lines: its value alone
+    claims = pbm.config.pop("claims")  # a PBM trained before step numbers: its value alone
     assert pbm.score([pbm_problem(q)], [steps])[0] == pytest.approx(values_only, rel=1e-4)
     pbm.config["claims"] = claims
     pbm.readout = "label"
