@@ -42,6 +42,7 @@ CORRUPTIONS = (
     "missed_observation",
     "communication_misapplied",
     "skipped_step",
+    "misquoted_line",
 )
 """Systematic mistakes applied to gold traces (see :func:`corrupt_trace`)."""
 
@@ -334,9 +335,22 @@ def corrupt_labels(q: BeliefQuestion, kind: str, rng: random.Random) -> list[str
 def corrupt_trace(q: BeliefQuestion, kind: str, rng: random.Random) -> str | None:
     """A gold-format trace with one systematic mistake (None when the story offers none).
 
-    ``skipped_step`` drops one step block (never the last); the others render the gold format with the wrong
-    beliefs of :func:`corrupt_labels`, whose final answer follows the wrong last belief.
+    ``skipped_step`` drops one step block (never the last); ``misquoted_line`` is the gold trace of the
+    story with one line replaced by another of its lines — the step quotes the wrong line and reasons
+    on it, as a trace-writing policy does (the checker judges each step's value against the real
+    line, so a misquote that leaves the belief unchanged is not an error); the others render the
+    gold format with the wrong beliefs of :func:`corrupt_labels`, whose final answer follows the
+    wrong last belief.
     """
+    if kind == "misquoted_line":
+        for _ in range(10 if len(q.events) > 1 else 0):
+            k, j = rng.sample(range(len(q.events)), 2)
+            events = [*q.events[:k], q.events[j], *q.events[k + 1 :]]
+            try:
+                return render_gold_trace(events, q.question, engine_labels(events, q.question, q.semantics))
+            except UserError:  # the copied line cannot happen there (e.g. an exit of someone absent)
+                continue
+        return None
     if kind == "skipped_step":
         if len(q.labels) < 2:
             return None

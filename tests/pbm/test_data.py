@@ -37,13 +37,25 @@ def test_gold_rows_are_all_correct_and_corruptions_fail_from_their_first_wrong_s
     bad = [r for r in rows if r["source"] != "gold"]
     assert len(gold) == len(questions) and all(all(r["labels"]) and r["final_correct"] for r in gold)
     assert len(bad) >= 2 * len(questions)
+    harmless = 0
     for r in bad:
         labels = r["labels"]
-        assert not all(labels) and len(labels) == len(r["completions"])
+        assert len(labels) == len(r["completions"])
+        if all(labels):  # a misquoted line that leaves every belief as it was is no error to the checker
+            assert r["source"] == "corrupt:misquoted_line"
+            harmless += 1
+            continue
         k = labels.index(False)
         assert all(labels[:k]) and not any(labels[k:])  # the DEL-ToM prefix rule
     kinds = {r["source"] for r in bad}
     assert kinds == {f"corrupt:{k}" for k in CORRUPTIONS}
+    misquoted = [r for r in bad if r["source"] == "corrupt:misquoted_line"]
+    assert 0 < harmless < len(misquoted)  # some misquotes change a belief, some do not
+    for r in misquoted:  # one step quotes another line of its story; every other step is the gold one
+        steps = next(g for g in gold if g["id"] == r["id"])["completions"]
+        differing = [i for i, (a, b) in enumerate(zip(r["completions"], steps)) if a.split("\n")[1] != b.split("\n")[1]]
+        quoted = r["completions"][differing[0]].split("\n")[1]
+        assert len(differing) == 1 and quoted in {step.split("\n")[1] for step in steps}
 
 
 def test_corruptions_make_the_named_mistake(questions) -> None:
@@ -128,7 +140,7 @@ def test_del_semantics_labels_gold_and_corrupted_rows() -> None:
     assert {q.semantics for q in questions} == {"del"}
     rows = gold_and_corrupted_rows(questions, per_question=3, seed=0)
     assert all(all(r["labels"]) and r["final_correct"] for r in rows if r["source"] == "gold")
-    assert all(not all(r["labels"]) for r in rows if r["source"] != "gold")
+    assert all(not all(r["labels"]) for r in rows if r["source"] not in ("gold", "corrupt:misquoted_line"))
 
 
 @pytest.mark.skipif(not __import__("pathlib").Path(HITOM).is_file(), reason="official Hi-ToM data not present")
