@@ -10,7 +10,7 @@ set -euo pipefail
 export OMP_NUM_THREADS=1 HF_HUB_OFFLINE=1
 HITOM=${HITOM:-../shared/data/hitom/Hi-ToM_data.json}
 POLICY=runs/policy-copy-1500/final
-PBM=runs/pbm-belief-1500/final
+PBM=runs/pbm-misq-1500/final
 EVAL=(--policy "$POLICY" --verifier "$PBM" --with-example false --temperature 0.7
   --pool 16 --ns 1,2,4,8,16 --trials 20 --batch 64)
 
@@ -19,10 +19,11 @@ EVAL=(--policy "$POLICY" --verifier "$PBM" --with-example false --temperature 0.
 mindzero train trace-policy --preset cpu-tiny --max-steps 1500 --save-steps 250 --out runs/policy-copy-1500
 
 # 2. the PBM, started from the policy's weights, on gold + corrupted traces of 1,000 fresh stories
-#    (seed 2000), with belief targets (the preset's default; scored by the value readout); prints
+#    (seed 2000), with belief targets on values and step numbers (the preset's default; scored by the
+#    value readout); prints
 #    held-out step accuracy per order beside always-+ (Table 4), for both readouts
 mindzero train pbm --preset cpu-tiny --model "$POLICY" --stories 1000 --data-seed 2000 \
-  --corruptions 2 --max-steps 1500 --save-steps 250 --out runs/pbm-belief-1500
+  --corruptions 2 --max-steps 1500 --save-steps 250 --out runs/pbm-misq-1500
 
 # 3. Fig. 3: BoN (last/min/avg/prod), weighted BoN and majority vs N, PBM and oracle, per order
 nice -n 5 mindzero stories scale-eval --data hitom --hitom "$HITOM" --per-order 8 "${EVAL[@]}" \
