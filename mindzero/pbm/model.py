@@ -27,7 +27,7 @@ from mindzero.core.errors import UserError
 from mindzero.llm.base import UsageMeter
 from mindzero.llm.models import PACKAGED_MODELS, resolve_model
 from mindzero.pbm.data import upto_first_error
-from mindzero.stories.traces import number_span, value_span
+from mindzero.stories.traces import number_span, step_number, value_span
 
 Span = tuple[int, int]
 
@@ -144,8 +144,7 @@ def gold_tokens(tokenizer: Any, step: object, find: Callable[[str], Span | None]
 
 def next_line(last_line: int, step: object) -> int:
     """The story line the checker has reached after ``step`` (it advances only on a number past it)."""
-    span = number_span(step_piece(step))
-    number = int(step_piece(step)[span[0] : span[1]]) if span else None
+    number = step_number(step_piece(step))
     return number if number is not None and number > last_line else last_line
 
 
@@ -249,6 +248,7 @@ class ProcessBeliefModel:
         out: dict[str, list[list[float]]] = {name: [[] for _ in encoded] for name in readouts}
         work = [i for i, (_, pos) in enumerate(encoded) if pos]
         work.sort(key=lambda i: len(encoded[i][0]))  # similar lengths together: less padding
+        need_value = bool({"value", "both"} & set(readouts))
         with torch.inference_mode():
             for lo in range(0, len(work), self.batch_size):
                 batch = work[lo : lo + self.batch_size]
@@ -264,11 +264,7 @@ class ProcessBeliefModel:
                 p_plus = torch.softmax(pair, dim=-1)[..., 0].cpu()
                 for r, i in enumerate(batch):
                     label = [float(p_plus[r, p]) if p is not None else 0.0 for p in encoded[i][1]]
-                    value = (
-                        self._value_scores(logits[r], encoded[i][0], encoded[i][1], steps[i])
-                        if {"value", "both"} & set(readouts)
-                        else []
-                    )
+                    value = self._value_scores(logits[r], encoded[i][0], encoded[i][1], steps[i]) if need_value else []
                     both = [(v * x) ** 0.5 for v, x in zip(value, label)]
                     for name in readouts:
                         out[name][i] = {"label": label, "value": value, "both": both}[name]

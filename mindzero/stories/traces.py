@@ -140,6 +140,12 @@ def number_span(segment: str) -> tuple[int, int] | None:
     return marker.span(1) if marker.group(1) else marker.span(2)
 
 
+def step_number(segment: str) -> int | None:
+    """The number of a step block's first step marker; None without one."""
+    span = number_span(segment)
+    return int(segment[span[0] : span[1]]) if span else None
+
+
 def _value(segment: str) -> tuple[bool, str | None]:
     """(found, value): the last bracketed value in a step block."""
     span = value_span(segment)

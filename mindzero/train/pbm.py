@@ -53,7 +53,7 @@ from mindzero.pbm.model import (
     write_pbm_config,
 )
 from mindzero.stories.generator import generate_stories
-from mindzero.stories.traces import NULL, number_span
+from mindzero.stories.traces import NULL, step_number
 from mindzero.train.base import (
     SCRATCH,
     TrainConfig,
@@ -222,8 +222,7 @@ def claim_golds(step: str, last_line: int, row: dict) -> dict[str, str | None]:
     """What the engine says each of a step's :data:`CLAIMS` should read: the belief for the line the
     step names (None when it names no line of the story), and the number of the line after the last
     one the trace reached (``last_line``, as the checker counts)."""
-    span = number_span(step_piece(step))
-    number = int(step_piece(step)[span[0] : span[1]]) if span else 0
+    number = step_number(step_piece(step)) or 0
     named = 1 <= number <= len(row["line_labels"])
     value = row["line_labels"][number - 1] if named else None
     return {
