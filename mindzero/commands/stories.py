@@ -152,8 +152,13 @@ class PBMEvalConfig:
             "choices": READOUTS,
         },
     )
-    threshold: float = field(
-        default=0.5, metadata={"help": "score above which a step counts as correct", **PROBABILITY}
+    threshold: float | None = field(
+        default=None,
+        metadata={
+            "help": "score above which a step counts as correct; default: the PBM's own for the readout "
+            "(chosen on validation traces by train pbm), else 0.5",
+            **PROBABILITY,
+        },
     )
 
 
@@ -347,7 +352,11 @@ def step_accuracy_table(metrics: dict) -> str:
     ]
     avg = ["avg", f"{acc['avg']:.4f}", f"{plus['avg']:.4f}", f"{scoped['avg']:.4f}"]
     table = format_table(["order", "PBM", "always +", "PBM to first error"], [*rows, avg])
-    lines = [table, f"always + up to the first error: {scoped['always_plus']:.4f}"]
+    lines = [
+        f"a step is correct above {metrics['threshold']:g}",
+        table,
+        f"always + up to the first error: {scoped['always_plus']:.4f}",
+    ]
     if scoped["auc"] is not None:
         lines.append(f"AUC of the scores up to the first error (right vs wrong steps): {scoped['auc']:.4f}")
     return "\n".join(lines)
@@ -364,7 +373,7 @@ def cmd_pbm_eval(args: argparse.Namespace) -> int:
     pbm = ProcessBeliefModel(config.pbm, batch_size=config.batch_size, readout=config.readout)
     with folder.run():
         scores = pbm.score([r["prompt"] for r in rows], [r["completions"] for r in rows])
-        metrics, samples = step_accuracy(rows, scores, config.threshold)
+        metrics, samples = step_accuracy(rows, scores, pbm.threshold if config.threshold is None else config.threshold)
         metrics["usage"] = pbm.usage.total.as_dict()
         record = {k: getattr(config, k) for k in ("pbm", "data", "stories", "seed")} | {"readout": pbm.readout}
         path = write_results(folder.path, "stories/pbm-eval", record, metrics, samples)

@@ -155,7 +155,11 @@ def cmd_pbm(args: argparse.Namespace) -> int:
             out = folder.path / "eval"
             path = write_results(out, "stories/pbm-eval", record, summary["eval"], summary["eval_samples"])
             print(step_accuracy_table(summary["eval"]))
+            print(f"at 0.5 instead: {summary['eval']['at_half']['avg']:.4f}")
             print(f"held-out results: {path}")
+        if summary["thresholds"]:
+            chosen = ", ".join(f"{k} {v:g}" for k, v in summary["thresholds"].items())
+            print(f"thresholds chosen on {summary['validation_rows']} validation traces: {chosen}")
     print(f"model: {summary['final_model']}")
     return 0
 

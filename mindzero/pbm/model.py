@@ -43,6 +43,9 @@ the two."""
 CLAIMS = {"value": value_span, "number": number_span}
 """The parts of a step a PBM with belief targets predicts — the belief it writes and its step number —
 and where each sits in the step (``pbm_config.json``: ``claims``)."""
+THRESHOLDS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+"""Cuts :func:`choose_threshold` tries: a ``value`` readout is the probability of what a step wrote,
+not a calibrated P(correct), and its best cut is often far below 0.5 (hence the log-spaced low end)."""
 STEP_TAG = " ки"
 """Appended to every step; the PBM predicts the label token right after it."""
 LABEL_CANDIDATES = ((" +", " -"), ("+", "-"))
@@ -215,6 +218,9 @@ class ProcessBeliefModel:
         self.readout = readout or self.config.get("readout", "label")
         if self.readout not in READOUTS:
             raise UserError(f"unknown PBM readout {self.readout!r}; choose one of {', '.join(READOUTS)}")
+        self.threshold = float((self.config.get("thresholds") or {}).get(self.readout, 0.5))
+        """Score above which a step counts as correct under this readout: the cut chosen on validation
+        traces at the end of ``train pbm`` (``pbm_config.json``: ``thresholds``), else 0.5."""
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -377,3 +383,9 @@ def step_accuracy(
         "threshold": threshold,
     }
     return metrics, samples
+
+
+def choose_threshold(rows: Sequence[dict], scores: Sequence[Sequence[float]]) -> float:
+    """The cut of :data:`THRESHOLDS` with the best mean per-order step accuracy on ``rows`` — validation
+    traces, never the ones the accuracy is reported on; a tie goes to the cut nearest 0.5."""
+    return max(THRESHOLDS, key=lambda t: (step_accuracy(rows, scores, t)[0]["step_accuracy"]["avg"], -abs(t - 0.5)))

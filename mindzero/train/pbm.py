@@ -3,7 +3,9 @@
 Training rows are stepwise rows (:mod:`mindzero.pbm.data`): read from ``--data`` (e.g. the
 ``stories pbm-data`` output, policy samples included) or generated on the spot as gold + corrupted
 traces of ``--stories`` generated stories, which needs no policy model. Stories, not rows, are
-split into train and held-out sets, so no held-out story is seen in training.
+split into train, validation and held-out sets, so no held-out story is seen in training; after
+training each readout's threshold (the score above which a step counts as correct) is chosen on the
+validation stories and stored in ``pbm_config.json``, and the held-out accuracy is reported at it.
 
 Presets fill every option left unset (dataclass default < preset < ``--config`` YAML < flags):
 
@@ -21,7 +23,7 @@ Presets fill every option left unset (dataclass default < preset < ``--config`` 
   backward pass over ~1000-token traces costs about 45 s per trace on a shared 2-core machine.
 
 Writes ``OUT/checkpoint-N/`` (resumable, each a loadable PBM), ``OUT/final/``,
-``OUT/train_log.jsonl`` and ``OUT/heldout.jsonl``; :func:`train_pbm` returns the held-out step
+``OUT/train_log.jsonl``, ``OUT/validation.jsonl`` and ``OUT/heldout.jsonl``; :func:`train_pbm` returns the held-out step
 accuracy per order (paper Table 4) and its per-trace samples, which ``mindzero train pbm`` writes
 to ``OUT/eval/``.
 """
@@ -42,6 +44,7 @@ from mindzero.pbm.data import STEPWISE_FIELDS, gold_and_corrupted_rows, question
 from mindzero.pbm.model import (
     CLAIMS,
     ProcessBeliefModel,
+    choose_threshold,
     encode_trace,
     gold_tokens,
     make_pbm_config,
@@ -152,6 +155,15 @@ class PBMConfig(TrainConfig):
     )
     heldout_fraction: float = field(
         default=0.15, metadata={"help": "fraction of stories held out for eval", "gt": 0, "lt": 1}
+    )
+    validation_fraction: float = field(
+        default=0.1,
+        metadata={
+            "help": "fraction of the remaining stories kept out of training to choose each readout's threshold "
+            "(pbm_config.json: thresholds); 0: none, every readout cuts at 0.5",
+            "ge": 0,
+            "lt": 1,
+        },
     )
     epochs: float | None = field(default=None, metadata={"help": "passes over the training rows", "gt": 0})
     max_steps: int = field(
@@ -346,9 +358,14 @@ def train_pbm(config: PBMConfig) -> dict:
     start = time.time()
     rows = load_rows(config)
     train_rows, held = split_rows(rows, config.heldout_fraction, config.data_seed)
+    if config.validation_fraction:
+        train_rows, validation = split_rows(train_rows, config.validation_fraction, config.data_seed + 1)
+    else:
+        validation = []
     if not train_rows:
         raise UserError("no training rows: generate more stories (--stories) or give --data")
     write_jsonl(out / "heldout.jsonl", held)
+    write_jsonl(out / "validation.jsonl", validation)
 
     if scratch:
         texts = [r["prompt"] + "\n".join(r["completions"]) for r in train_rows]
@@ -402,18 +419,29 @@ def train_pbm(config: PBMConfig) -> dict:
 
     metrics: dict[str, Any] = {}
     samples: list[dict] = []
-    if held:
+    if held or validation:  # one pass scores both; validation rows first
         scorer = ProcessBeliefModel(final, batch_size=config.eval_batch_size)
-        scores = scorer.score_readouts([r["prompt"] for r in held], [r["completions"] for r in held])
-        metrics, samples = step_accuracy(held, scores[scorer.readout])
-        metrics |= {"readout": scorer.readout, "usage": scorer.usage.total.as_dict()}
-        if scorer.readout != "label":  # the +/- head was trained too: report it beside
-            label_metrics, _ = step_accuracy(held, scores["label"])
-            metrics["label_readout"] = {k: label_metrics[k] for k in ("step_accuracy", "to_first_error")}
+        scored = validation + held
+        scores = scorer.score_readouts([r["prompt"] for r in scored], [r["completions"] for r in scored])
+        if validation:
+            pbm["thresholds"] = {k: choose_threshold(validation, v[: len(validation)]) for k, v in scores.items()}
+            write_pbm_config(final, pbm)
+        thresholds = pbm.get("thresholds", {})
+        scores = {k: v[len(validation) :] for k, v in scores.items()}
+    if held:
+        readout = scorer.readout
+        metrics, samples = step_accuracy(held, scores[readout], thresholds.get(readout, 0.5))
+        at_half, _ = step_accuracy(held, scores[readout])
+        metrics |= {"readout": readout, "at_half": at_half["step_accuracy"], "usage": scorer.usage.total.as_dict()}
+        if readout != "label":  # the +/- head was trained too: report it beside
+            label_metrics, _ = step_accuracy(held, scores["label"], thresholds.get("label", 0.5))
+            metrics["label_readout"] = {k: label_metrics[k] for k in ("step_accuracy", "to_first_error", "threshold")}
     return {
         "rows": len(rows),
         "train_rows": len(dataset),
         "heldout_rows": len(held),
+        "validation_rows": len(validation),
+        "thresholds": pbm.get("thresholds", {}),
         "steps": result.global_step,
         "train_loss": result.training_loss,
         "seconds": time.time() - start,

@@ -38,9 +38,10 @@ def _rows(n: int, seed: int = 0) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def trained(tiny_model_dir, tmp_path_factory):
+    # 167 stories: 33 held out, 13 for validation, 121 to train on
     out = tmp_path_factory.mktemp("pbm")
     data = out / "rows.jsonl"
-    write_jsonl(data, _rows(150))
+    write_jsonl(data, _rows(167))
     config = PBMConfig(
         model=str(tiny_model_dir),
         out=str(out / "run"),
@@ -60,9 +61,9 @@ def trained(tiny_model_dir, tmp_path_factory):
 def test_training_learns_the_step_labels(trained) -> None:
     summary, out = trained
     acc = summary["eval"]["step_accuracy"]
-    assert summary["steps"] == 30 and summary["heldout_rows"] == 30
+    assert summary["steps"] == 30 and summary["heldout_rows"] == 33
     assert acc["micro"] > 0.9 and acc["wrong_steps"] > 0.8, acc
-    assert len(summary["eval_samples"]) == 30 and not (out / "run" / "eval").exists()  # the command writes it
+    assert len(summary["eval_samples"]) == 33 and not (out / "run" / "eval").exists()  # the command writes it
     log = [json.loads(x) for x in (out / "run" / "train_log.jsonl").read_text().splitlines()]
     losses = [r["loss"] for r in log if "loss" in r]
     assert losses[-1] < losses[0] / 2
@@ -87,11 +88,11 @@ def test_first_error_scope_puts_the_loss_only_up_to_a_traces_first_wrong_step(tr
         targets = [[t for t in item["labels"] if t != -100] for item in StepDataset(rows, tokenizer, pbm, scope).items]
         assert targets == [[pbm["plus_id"] if y else pbm["minus_id"] for y in e] for e in expected if e]
     # the held-out metric over the same steps, recomputed from the per-trace scores
-    hits = {}
+    hits, threshold = {}, summary["eval"]["threshold"]
     for sample in summary["eval_samples"]:
         scoped = upto_first_error(sample["labels"])
         hits.setdefault(str(sample["question_order"]), []).extend(
-            int((x > 0.5) == bool(y)) for x, y in zip(sample["scores"], scoped)
+            int((x > threshold) == bool(y)) for x, y in zip(sample["scores"], scoped)
         )
     by_order = summary["eval"]["to_first_error"]["by_order"]
     assert by_order == pytest.approx({k: sum(v) / len(v) for k, v in hits.items()})
@@ -107,6 +108,52 @@ def test_first_error_scope_puts_the_loss_only_up_to_a_traces_first_wrong_step(tr
     assert summary["eval"]["to_first_error"]["always_plus"] == pytest.approx(always_plus) and always_plus < 1
     assert rank_auc([(0.9, True), (0.1, False), (0.5, True), (0.5, False)]) == pytest.approx(0.875)
     assert rank_auc([(0.3, True)]) is None and rank_auc([]) is None
+
+
+def test_threshold_is_the_best_cut_on_validation_stories_and_ties_go_nearest_half() -> None:
+    from mindzero.pbm.model import choose_threshold, step_accuracy
+
+    rows = [{"id": str(i), "question_order": i % 5, "labels": [True, False]} for i in range(10)]
+    low = [[0.03, 0.004]] * 10  # a value readout: right steps score low, wrong ones lower still
+    assert choose_threshold(rows, low) == 0.02  # 0.005, 0.01 and 0.02 separate them; 0.02 is nearest 0.5
+    assert step_accuracy(rows, low, 0.02)[0]["step_accuracy"]["avg"] == 1.0
+    assert step_accuracy(rows, low)[0]["step_accuracy"]["avg"] == 0.5
+    assert choose_threshold(rows, [[0.9, 0.1]] * 10) == 0.5
+    assert choose_threshold(rows, [[0.95, 0.85]] * 10) == 0.9
+
+
+def test_training_stores_thresholds_chosen_on_validation_stories(trained, tmp_path) -> None:
+    from mindzero.cli import main
+    from mindzero.pbm.model import READOUTS, THRESHOLDS, ProcessBeliefModel, step_accuracy
+
+    summary, out = trained
+    run = out / "run"
+    read = lambda name: [json.loads(x) for x in (run / name).read_text().splitlines()]  # noqa: E731
+    validation, held = read("validation.jsonl"), read("heldout.jsonl")
+    assert summary["validation_rows"] == len(validation) == 13  # 10 % of the 134 stories left after held-out
+    assert not {r["story_id"] for r in validation} & {r["story_id"] for r in held}
+    thresholds = summary["thresholds"]
+    assert set(thresholds) == set(READOUTS) and set(thresholds.values()) <= set(THRESHOLDS)
+    assert json.loads((run / "final" / "pbm_config.json").read_text())["thresholds"] == thresholds
+    pbm = ProcessBeliefModel(run / "final")
+    assert pbm.threshold == thresholds[pbm.readout] == summary["eval"]["threshold"]
+    scores = pbm.score([r["prompt"] for r in validation], [r["completions"] for r in validation])
+    best = step_accuracy(validation, scores, pbm.threshold)[0]["step_accuracy"]["avg"]
+    assert all(best >= step_accuracy(validation, scores, t)[0]["step_accuracy"]["avg"] for t in THRESHOLDS)
+    assert (
+        summary["eval"]["at_half"]
+        == step_accuracy(held, pbm.score([r["prompt"] for r in held], [r["completions"] for r in held]))[0][
+            "step_accuracy"
+        ]
+    )
+    # pbm-eval cuts at the PBM's own threshold unless told otherwise; a checkpoint has none: 0.5
+    args = ["stories", "pbm-eval", "--pbm", str(run / "final"), "--data", str(run / "heldout.jsonl"), "--out"]
+    assert main([*args, str(tmp_path / "own")]) == 0
+    assert main([*args, str(tmp_path / "half"), "--threshold", "0.5"]) == 0
+    metrics = {k: json.loads((tmp_path / k / "results.json").read_text())["metrics"] for k in ("own", "half")}
+    assert metrics["own"]["threshold"] == pbm.threshold and metrics["half"]["threshold"] == 0.5
+    assert metrics["own"]["step_accuracy"] == summary["eval"]["step_accuracy"]
+    assert ProcessBeliefModel(run / "checkpoint-15").threshold == 0.5
 
 
 def test_one_pass_scores_equal_prefix_scores_and_bad_input_is_scored(trained) -> None:
@@ -135,7 +182,7 @@ def test_resume_continues_from_the_last_checkpoint(trained, capsys) -> None:
     assert main(["train", "pbm", *flags]) == 0
     assert "trained 33 steps" in capsys.readouterr().out  # 30 done before, 3 more
     results = json.loads((out / "run" / "eval" / "results.json").read_text())
-    assert results["task"] == "stories/pbm-eval" and results["metrics"]["n_traces"] == 30
+    assert results["task"] == "stories/pbm-eval" and results["metrics"]["n_traces"] == 33
     steps = [json.loads(x)["step"] for x in (out / "run" / "train_log.jsonl").read_text().splitlines()]
     assert steps == sorted(steps) and steps[-1] == 33
 
