@@ -12,11 +12,12 @@ hand-written unexpected-transfer stories, 132 questions) or ``generated`` (fresh
 
 from __future__ import annotations
 
+import json
 import random
-import types
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from mindzero.core.config import PROBABILITY
@@ -37,7 +38,7 @@ from mindzero.inference.belief_search import (
     select,
 )
 from mindzero.llm import EndpointOptions, load_backend
-from mindzero.llm.base import UsageMeter
+from mindzero.llm.base import Usage
 from mindzero.llm.transformers_backend import DTYPES
 from mindzero.pbm.data import BeliefQuestion, questions_from_hitom, questions_from_stories
 from mindzero.pbm.model import READOUTS
@@ -151,6 +152,26 @@ def reused_pools(path: str, questions: Sequence[BeliefQuestion], pool: int) -> l
     return pools
 
 
+def reused_policy_usage(traces_path: str, n_traces: int) -> Usage:
+    """What sampling ``n_traces`` reused traces cost, at the earlier run's policy cost per trace (its
+    results.json beside traces.jsonl), so that a rescoring run's compute axis still counts the
+    policy; zero, with a note, where that file has no policy cost."""
+    results = Path(traces_path).with_name("results.json")
+    try:
+        usage = json.loads(results.read_text())["metrics"]["usage"]
+        spent = usage["policy"]
+        scale = n_traces * usage["policy_tokens_per_trace"] / spent["tokens"]
+    except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError):
+        print(f"note: no policy cost in {results}: the cost table counts the verifier only")
+        return Usage()
+    return Usage(
+        prompt_tokens=round(spent["prompt_tokens"] * scale),
+        completion_tokens=round(spent["completion_tokens"] * scale),
+        flops=None if spent["tflops"] is None else spent["tflops"] * 1e12 * scale,
+        seconds=spent["seconds"] * scale,
+    )
+
+
 def check_config(config: ScaleEvalConfig) -> None:
     """What the fields' declared checks cannot see: one field against another."""
     if max(config.ns) > config.pool:
@@ -235,12 +256,11 @@ def run_scale_eval(config: ScaleEvalConfig) -> tuple[dict, list[dict], list[dict
     if config.reuse_traces:
         if config.beam:
             raise UserError("--beam needs a policy; run it without --reuse-traces")
-        policy = types.SimpleNamespace(usage=UsageMeter(None))  # nothing sampled: no policy cost
         pools = reused_pools(config.reuse_traces, questions, config.pool)
+        policy_usage = reused_policy_usage(config.reuse_traces, sum(map(len, pools)))
     else:
         policy = make_policy(config)
-    with policy.usage.measure() as policy_usage:
-        if not config.reuse_traces:
+        with policy.usage.measure() as policy_usage:
             pools = policy.sample(questions, config.pool, config.seed)
     with verifier.usage.measure() as verifier_usage:
         scored = score_pool(verifier, questions, pools, batch=max(config.verifier_batch, 1) * 8)

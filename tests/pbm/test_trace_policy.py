@@ -272,7 +272,7 @@ def test_value_readout_is_the_written_values_probability_as_a_running_minimum(ti
 
 
 def test_scale_eval_with_trained_policy_and_pbm_is_deterministic_with_oracle_beside(
-    policy, tiny_scratch_pbm, tmp_path
+    policy, tiny_scratch_pbm, tmp_path, capsys
 ) -> None:
     _, policy_out = policy
     _, pbm_out = tiny_scratch_pbm
@@ -293,3 +293,12 @@ def test_scale_eval_with_trained_policy_and_pbm_is_deterministic_with_oracle_bes
     assert main([*reuse, *args[12:], "--out", str(tmp_path / "o")]) == 0
     oracle = json.loads((tmp_path / "o" / "results.json").read_text())["metrics"]
     assert oracle["accuracy"] == a["oracle_accuracy"] and "oracle_accuracy" not in oracle
+    # rescoring samples nothing, but the traces cost what they cost: the earlier run's policy cost per trace
+    for n in ("1", "4"):
+        assert oracle["cost"][n]["majority"] == pytest.approx(a["cost"][n]["majority"])
+    assert oracle["usage"]["policy_tokens_per_trace"] == pytest.approx(a["usage"]["policy_tokens_per_trace"])
+    (tmp_path / "a" / "results.json").unlink()  # without it the table counts the verifier only, and says so
+    assert main([*reuse, *args[12:], "--out", str(tmp_path / "p")]) == 0
+    assert "no policy cost" in capsys.readouterr().out
+    alone = json.loads((tmp_path / "p" / "results.json").read_text())["metrics"]
+    assert alone["cost"]["4"]["majority"]["tokens"] == 0 and alone["accuracy"] == oracle["accuracy"]

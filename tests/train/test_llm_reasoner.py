@@ -214,7 +214,9 @@ def test_score_mode_posterior_is_the_models_probability_of_each_pair(tiny_model_
     total = sum(expected.values())
     assert set(posterior.hypotheses) == set(goal_pairs(len(episode.layout.objects)))  # none left out
     read = dict(zip(posterior.hypotheses, posterior.probs))
-    assert read == pytest.approx({h: w / total for h, w in expected.items()})
+    # float32 log-probabilities scored in one padded batch vs one text at a time differ by ~1e-6
+    # relative on some CPUs (seen here: 1.5e-6), so the bound is float32's, not exactness
+    assert read == pytest.approx({h: w / total for h, w in expected.items()}, rel=1e-5)
     m = reasoner.stats.metrics()
     assert m["decisions"] == 1 and m["parse_failure_rate"] == 0.0 and m["tflops_per_decision"] > 0
 
