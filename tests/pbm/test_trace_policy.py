@@ -69,6 +69,21 @@ def test_copy_warmup_runs_first_and_shows_every_sequence_twice(policy) -> None:
         train_trace_policy(TracePolicyConfig(out=str(out / "x"), model=str(out / "final"), copy_warmup_steps=5))
 
 
+def test_same_seed_same_policy_bytes(tmp_path) -> None:
+    """Copy warm-up, tokenizer and SFT are deterministic by seed: the whole folder, not only the loss."""
+
+    def run(name: str, seed: int) -> tuple[bytes, bytes]:
+        config = TracePolicyConfig(
+            out=str(tmp_path / name), scratch=TINY, stories=4, max_steps=2, batch_size=2, copy_warmup_steps=2, seed=seed
+        )
+        final = Path(train_trace_policy(config)["final_model"])
+        return (final / "model.safetensors").read_bytes(), (final / "tokenizer.json").read_bytes()
+
+    first = run("a", 0)
+    assert run("b", 0) == first
+    assert run("c", 1)[0] != first[0]
+
+
 def test_trace_tokenizer_keeps_values_whole_and_masks_the_prompt(policy) -> None:
     from transformers import AutoTokenizer
 
