@@ -218,9 +218,7 @@ class ProcessBeliefModel:
         self.readout = readout or self.config.get("readout", "label")
         if self.readout not in READOUTS:
             raise UserError(f"unknown PBM readout {self.readout!r}; choose one of {', '.join(READOUTS)}")
-        self.threshold = float((self.config.get("thresholds") or {}).get(self.readout, 0.5))
-        """Score above which a step counts as correct under this readout: the cut chosen on validation
-        traces at the end of ``train pbm`` (``pbm_config.json``: ``thresholds``), else 0.5."""
+        self.threshold = stored_threshold(self.config, self.readout)
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -383,6 +381,12 @@ def step_accuracy(
         "threshold": threshold,
     }
     return metrics, samples
+
+
+def stored_threshold(config: dict, readout: str) -> float:
+    """Score above which a step counts as correct under ``readout``: the cut ``train pbm`` chose on
+    validation traces (``pbm_config.json``: ``thresholds``), else 0.5."""
+    return float((config.get("thresholds") or {}).get(readout, 0.5))
 
 
 def choose_threshold(rows: Sequence[dict], scores: Sequence[Sequence[float]]) -> float:

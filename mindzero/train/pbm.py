@@ -53,6 +53,7 @@ from mindzero.pbm.model import (
     piece_start,
     step_accuracy,
     step_piece,
+    stored_threshold,
     write_pbm_config,
 )
 from mindzero.stories.generator import generate_stories
@@ -426,15 +427,14 @@ def train_pbm(config: PBMConfig) -> dict:
         if validation:
             pbm["thresholds"] = {k: choose_threshold(validation, v[: len(validation)]) for k, v in scores.items()}
             write_pbm_config(final, pbm)
-        thresholds = pbm.get("thresholds", {})
         scores = {k: v[len(validation) :] for k, v in scores.items()}
     if held:
         readout = scorer.readout
-        metrics, samples = step_accuracy(held, scores[readout], thresholds.get(readout, 0.5))
+        metrics, samples = step_accuracy(held, scores[readout], stored_threshold(pbm, readout))
         at_half, _ = step_accuracy(held, scores[readout])
         metrics |= {"readout": readout, "at_half": at_half["step_accuracy"], "usage": scorer.usage.total.as_dict()}
         if readout != "label":  # the +/- head was trained too: report it beside
-            label_metrics, _ = step_accuracy(held, scores["label"], thresholds.get("label", 0.5))
+            label_metrics, _ = step_accuracy(held, scores["label"], stored_threshold(pbm, "label"))
             metrics["label_readout"] = {k: label_metrics[k] for k in ("step_accuracy", "to_first_error", "threshold")}
     return {
         "rows": len(rows),
