@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -127,12 +128,15 @@ def checkpoints(out: Path) -> list[Path]:
 
 
 def resume_checkpoint(out: Path, resume: bool) -> Path | None:
-    """With ``resume``, the last checkpoint in ``out`` (a one-line error if there is none); else None."""
+    """With ``resume``, the last checkpoint in ``out``; else None. A run stopped before its first
+    checkpoint resumes from step 0 (with a note): the stages it finished before training, such as a
+    scratch model, a copy or format warm-up, are built once and kept in ``out``."""
     if not resume:
         return None
     found = checkpoints(out)
     if not found:
-        raise UserError(f"--resume: no checkpoint-* folder in {out}; train without --resume first")
+        print(f"--resume: no checkpoint-* folder in {out} yet; training starts at step 0", file=sys.stderr)
+        return None
     return found[-1]
 
 

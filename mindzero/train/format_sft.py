@@ -45,6 +45,7 @@ from mindzero.train.base import (
     trainer_args,
     write_run_config,
 )
+from mindzero.train.copy_warmup import check_scratch, copy_warmup
 
 
 @dataclass
@@ -83,6 +84,10 @@ class FormatSFTConfig(TrainConfig):
     choice_balance: bool = field(
         default=False,
         metadata={"help": "--model scratch: standardise each choice's score over all prompts first (no shared bias)"},
+    )
+    copy_warmup_steps: int = field(
+        default=0,
+        metadata={"help": "--model scratch: steps copying random sequences before the answers (0: none)", "ge": 0},
     )
 
 
@@ -230,6 +235,7 @@ def own_choices(
 
 def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
     """Run the SFT steps; returns a summary (steps, seconds, final model, held-out parse rate)."""
+    check_scratch(config.copy_warmup_steps, config.model)
     out = Path(config.out)
     scratch = config.model == SCRATCH
     model_path = None if scratch else resolve_model(config.model)  # a wrong path fails before the slow imports
@@ -246,6 +252,8 @@ def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
     if scratch:
         texts = [text for r in rows for text in (r["prompt"][0]["content"], r["completion"][0]["content"])]
         model_path = build_scratch(out / "scratch", [*texts, *CHAT_ROLES], config.scratch, config.seed)
+        if config.copy_warmup_steps:
+            model_path = copy_warmup(model_path, out / "copy-warmup", config.copy_warmup_steps, config.seed)
     write_run_config(out, "format_sft_config", config, model_path=model_path)
     tokenizer = load_tokenizer(model_path)
     args = trainer_args(

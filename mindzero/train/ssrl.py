@@ -70,6 +70,7 @@ from mindzero.train.base import (
     use_cpu,
     write_run_config,
 )
+from mindzero.train.copy_warmup import check_scratch
 from mindzero.train.format_sft import FormatSFTConfig, train_format_sft
 
 #: The paper's Table 2 rows as reward switches.
@@ -248,6 +249,13 @@ class SSRLConfig(TrainConfig):
         default=False,
         metadata={"help": "--model scratch: warm-start choices balanced over prompts (format-sft --choice-balance)"},
     )
+    copy_warmup_steps: int | None = field(
+        default=None,
+        metadata={
+            "help": "--model scratch: steps copying random sequences before the format warm start (0: none)",
+            "ge": 0,
+        },
+    )
     eval_every: int | None = field(
         default=None,
         metadata={"help": "held-out learning curve every N steps into OUT/curves.jsonl (0 = off)", "ge": 0},
@@ -280,8 +288,10 @@ class SSRLConfig(TrainConfig):
 def resolve_config(config: SSRLConfig) -> SSRLConfig:
     """Fill unset options from the preset and check the values a user can get wrong."""
     validate(config)
+    asked_warmup = config.copy_warmup_steps
     config = apply_preset(config, PRESETS)
     validate(config)  # the preset's values too
+    check_scratch(asked_warmup, config.model)
     tasks = get_domain(config.domain).tasks
     if config.task not in tasks:
         raise UserError(f"unknown task {config.task!r} of domain {config.domain}; choose from {', '.join(tasks)}")
@@ -565,6 +575,7 @@ def format_warm_start(config: SSRLConfig) -> Path:
                 max_new_tokens=config.max_completion_length,
                 choice_temperature=config.format_choice_temperature or 0.0,
                 choice_balance=config.format_choice_balance,
+                copy_warmup_steps=config.copy_warmup_steps or 0,
             )
         )
     return folder / "final"

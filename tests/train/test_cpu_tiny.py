@@ -156,3 +156,28 @@ def test_trainers_run_float32_on_cpu() -> None:
     assert trl.SFTConfig(output_dir="unused", use_cpu=True).bf16  # what the fix is for
     for args_class in (trl.SFTConfig, trl.GRPOConfig):
         assert not trainer_args(args_class, config).bf16
+
+
+def test_copy_warmup_comes_before_the_format_warm_start(tmp_path: Path) -> None:
+    from safetensors.torch import load_file
+
+    out = tmp_path / "copy"
+    train_ssrl(
+        SSRLConfig(
+            preset="cpu-tiny", task="qa", out=str(out), scratch=TINY, train_episodes=4, format_steps=2,
+            copy_warmup_steps=3, max_steps=1, prompts_per_step=2, num_generations=2, eval_every=0,
+        )
+    )  # fmt: skip
+    warm = out / "format" / "copy-warmup"
+    record = json.loads((out / "format" / "format_sft_config.json").read_text())
+    assert record["copy_warmup_steps"] == 3 and record["model_path"] == str(warm)  # the format SFT starts from it
+    assert len((warm.with_suffix(".jsonl")).read_text().splitlines()) >= 1  # its loss log
+    scratch, copied = (load_file(f / "model.safetensors") for f in (out / "format" / "scratch", warm))
+    assert any(not (scratch[k] == copied[k]).all() for k in scratch)  # the warm-up trained the weights
+
+
+def test_copy_warmup_is_for_scratch_models(tmp_path: Path) -> None:
+    from mindzero.core.errors import UserError
+
+    with pytest.raises(UserError, match="copy-warmup-steps is for --model scratch"):
+        train_ssrl(SSRLConfig(preset="cpu-small", out=str(tmp_path), copy_warmup_steps=10))

@@ -16,6 +16,7 @@ pytest.importorskip("trl")
 from mindzero.core.errors import UserError  # noqa: E402
 from mindzero.core.human import HumanParams  # noqa: E402
 from mindzero.core.reward import failure_reward  # noqa: E402
+from mindzero.train.base import resume_checkpoint  # noqa: E402
 from mindzero.domains.reward import SSRLReward  # noqa: E402
 from mindzero.train import ssrl  # noqa: E402
 from mindzero.train.ssrl import (  # noqa: E402
@@ -228,9 +229,20 @@ def test_bad_options_are_user_errors(overrides: dict, message: str) -> None:
         resolve_config(SSRLConfig(**overrides))
 
 
-def test_resume_without_checkpoint_and_missing_model(tmp_path: Path) -> None:
-    with pytest.raises(UserError, match="no checkpoint"):
-        train_ssrl(SSRLConfig(out=str(tmp_path), resume=True))
+def test_resume_before_the_first_checkpoint_starts_at_step_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    # A run stopped during its warm-up stages has no checkpoint yet: --resume starts training at 0
+    # (keeping the finished stages) instead of refusing, which left only --overwrite.
+    assert resume_checkpoint(tmp_path, resume=True) is None
+    assert "no checkpoint-* folder" in capsys.readouterr().err
+    for step in (2, 10):
+        (tmp_path / f"checkpoint-{step}").mkdir()
+    assert resume_checkpoint(tmp_path, resume=True) == tmp_path / "checkpoint-10"
+    assert resume_checkpoint(tmp_path, resume=False) is None
+
+
+def test_missing_model(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="does not exist"):
         train_ssrl(SSRLConfig(model=str(tmp_path / "nope"), out=str(tmp_path)))
 
