@@ -16,9 +16,9 @@ pytest.importorskip("trl")
 from mindzero.core.errors import UserError  # noqa: E402
 from mindzero.core.human import HumanParams  # noqa: E402
 from mindzero.core.reward import failure_reward  # noqa: E402
-from mindzero.train.base import resume_checkpoint  # noqa: E402
 from mindzero.domains.reward import SSRLReward  # noqa: E402
 from mindzero.train import ssrl  # noqa: E402
+from mindzero.train.base import resume_checkpoint  # noqa: E402
 from mindzero.train.ssrl import (  # noqa: E402
     ABLATIONS,
     PRESETS,
@@ -229,9 +229,7 @@ def test_bad_options_are_user_errors(overrides: dict, message: str) -> None:
         resolve_config(SSRLConfig(**overrides))
 
 
-def test_resume_before_the_first_checkpoint_starts_at_step_zero(
-    tmp_path: Path, capsys: pytest.CaptureFixture
-) -> None:
+def test_resume_before_the_first_checkpoint_starts_at_step_zero(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     # A run stopped during its warm-up stages has no checkpoint yet: --resume starts training at 0
     # (keeping the finished stages) instead of refusing, which left only --overwrite.
     assert resume_checkpoint(tmp_path, resume=True) is None
