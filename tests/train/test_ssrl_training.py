@@ -353,3 +353,11 @@ def test_ablation_trains_every_row_from_the_recipe_and_evaluates_it(
     stamp = (out / "single" / "seed3" / "final" / "config.json").stat().st_mtime_ns
     assert main(["train", "ablation", *flags, "--resume"]) == 0  # finished runs are evaluated, not retrained
     assert (out / "single" / "seed3" / "final" / "config.json").stat().st_mtime_ns == stamp
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).parents[2] / "configs" / "ssrl").glob("*.yaml")), ids=str)
+def test_shipped_configs_are_valid(path: Path) -> None:
+    from mindzero.core.config import config_from_file
+
+    config = resolve_config(replace(config_from_file(SSRLConfig, path), data=None))  # data files are made by users
+    assert config.task in ("qa", "assist") and config.max_steps >= 1
