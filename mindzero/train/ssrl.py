@@ -249,8 +249,8 @@ class SSRLConfig(TrainConfig):
         default=False,
         metadata={"help": "--model scratch: warm-start choices balanced over prompts (format-sft --choice-balance)"},
     )
-    copy_warmup_steps: int | None = field(
-        default=None,
+    copy_warmup_steps: int = field(
+        default=0,
         metadata={
             "help": "--model scratch: steps copying random sequences before the format warm start (0: none)",
             "ge": 0,
@@ -288,10 +288,9 @@ class SSRLConfig(TrainConfig):
 def resolve_config(config: SSRLConfig) -> SSRLConfig:
     """Fill unset options from the preset and check the values a user can get wrong."""
     validate(config)
-    asked_warmup = config.copy_warmup_steps
     config = apply_preset(config, PRESETS)
     validate(config)  # the preset's values too
-    check_scratch(asked_warmup, config.model)
+    check_scratch(config.copy_warmup_steps, config.model)
     tasks = get_domain(config.domain).tasks
     if config.task not in tasks:
         raise UserError(f"unknown task {config.task!r} of domain {config.domain}; choose from {', '.join(tasks)}")
@@ -575,7 +574,7 @@ def format_warm_start(config: SSRLConfig) -> Path:
                 max_new_tokens=config.max_completion_length,
                 choice_temperature=config.format_choice_temperature or 0.0,
                 choice_balance=config.format_choice_balance,
-                copy_warmup_steps=config.copy_warmup_steps or 0,
+                copy_warmup_steps=config.copy_warmup_steps,
             )
         )
     return folder / "final"
