@@ -226,3 +226,50 @@ def test_cli_pbm_eval_and_bad_folder(trained, tiny_model_dir, tmp_path, capsys) 
     assert code == 0
     results = json.loads((tmp_path / "e" / "results.json").read_text())
     assert set(results["metrics"]["step_accuracy"]["by_order"]) == {"0", "1", "2", "3", "4"}
+
+
+def test_grown_model_computes_what_it_started_from_and_trains_and_resumes(tiny_model_dir, tmp_path) -> None:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from mindzero.train.pbm import grow_layers
+
+    start = AutoModelForCausalLM.from_pretrained(tiny_model_dir)
+    grown = AutoModelForCausalLM.from_pretrained(tiny_model_dir)
+    blocks = len(start.get_decoder().layers)
+    grow_layers(grown, blocks)
+    layers = grown.get_decoder().layers
+    assert len(layers) == grown.config.num_hidden_layers == 2 * blocks
+    assert [block.self_attn.layer_idx for block in layers] == list(range(2 * blocks))
+    ids = torch.randint(0, start.config.vocab_size, (2, 12), generator=torch.Generator().manual_seed(0))
+    with torch.no_grad():
+        assert torch.allclose(start(ids).logits, grown(ids).logits, atol=1e-5)
+        # the KV cache is indexed by layer_idx: cached generation agrees too
+        assert torch.equal(
+            start.generate(ids, max_new_tokens=4, do_sample=False),
+            grown.generate(ids, max_new_tokens=4, do_sample=False),
+        )
+    with pytest.raises(UserError, match="--grow-layers must be in 1.."):
+        grow_layers(AutoModelForCausalLM.from_pretrained(tiny_model_dir), blocks + 1)
+
+    data = tmp_path / "rows.jsonl"
+    write_jsonl(data, _rows(40))
+    common = dict(
+        model=str(tiny_model_dir),
+        data=str(data),
+        learning_rate=1e-2,
+        batch_size=8,
+        grad_accum=1,
+        save_steps=2,
+        max_length=256,
+        train_layers=0,
+        grow_layers=1,
+        out=str(tmp_path / "run"),
+    )
+    train_pbm(PBMConfig(max_steps=2, **common))
+    summary = train_pbm(PBMConfig(max_steps=3, resume=True, **common))  # the checkpoint loads into the grown shape
+    assert summary["steps"] == 3 and summary["resumed_from"].endswith("checkpoint-2")
+    final = AutoModelForCausalLM.from_pretrained(summary["final_model"])
+    assert final.config.num_hidden_layers == blocks + 1
+    new_block = final.get_decoder().layers[blocks]  # one block added after the last one: trained away from zero
+    assert new_block.mlp.down_proj.weight.abs().sum() > 0
