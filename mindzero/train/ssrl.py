@@ -358,7 +358,8 @@ class StepStats:
     answer_entropies: list[float] = field(default_factory=list)
     groups: int = 0
     flat_groups: int = 0
-    seconds: float = 0.0  # wall time spent computing rewards
+    seconds: float = 0.0  # wall time spent computing rewards, the policy-surprise pass included
+    surprise_seconds: float = 0.0  # of which the policy-surprise forward pass (--policy-entropy)
 
     def summary(self) -> dict[str, float]:
         n = len(self.rewards)
@@ -371,6 +372,7 @@ class StepStats:
             "completions": n,
             "policy_surprise": float(np.mean(self.surprises)) if self.surprises else math.nan,
             "reward_seconds": self.seconds,
+            "surprise_seconds": self.surprise_seconds,
         }
 
 
@@ -512,6 +514,7 @@ class TrackedReward:
         bonus = None
         if self.surprise is not None:
             surprises = self.surprise(prompts, kwargs["completion_ids"])
+            stats.surprise_seconds += time.perf_counter() - started
             stats.surprises.extend(surprises)
             bonus = [self.policy_entropy * x for x in surprises]
         totals = self.inner(prompts, completions, bonus=bonus, **kwargs)

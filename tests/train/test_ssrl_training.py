@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
@@ -196,6 +197,7 @@ def test_policy_entropy_bonus_goes_to_valid_answers_only() -> None:
 
     class FixedSurprise:  # -log pi of each completion, as PolicySurprise would compute it
         def __call__(self, prompts: list, completion_ids: list) -> list[float]:
+            time.sleep(0.05)  # the forward pass's time, logged apart from the planner's
             return [float(len(ids)) for ids in completion_ids]
 
     row = build_split("train", 1, 0, progress=False)[0]
@@ -212,6 +214,7 @@ def test_policy_entropy_bonus_goes_to_valid_answers_only() -> None:
     stats = tracked.pop()
     assert stats["reward_mean"] == pytest.approx(sum(plain[:3]) / 4 + (min(totals[:3]) - 1.0) / 4)
     assert stats["policy_surprise"] == pytest.approx((3 + 3 + 5 + 40) / 4)
+    assert 0.05 <= stats["surprise_seconds"] < stats["reward_seconds"]
 
 
 def test_policy_surprise_is_the_sampling_log_probability(tiny_model_dir: Path) -> None:
