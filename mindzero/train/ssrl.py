@@ -283,15 +283,6 @@ class SSRLConfig(TrainConfig):
     eval_seed: int = field(
         default=12345, metadata={"help": "seed of the held-out curve's questions and episodes", "ge": 0}
     )
-    flat_skip: float = field(
-        default=0.0,
-        metadata={
-            "help": "probability of passing over a prompt whose last GRPO group had one reward for every rollout "
-            "(no gradient) when drawing the next step's prompts (0 = draw uniformly, as TRL does; one process only)",
-            "ge": 0,
-            "lt": 1,
-        },
-    )
 
 
 def resolve_config(config: SSRLConfig) -> SSRLConfig:
@@ -424,62 +415,6 @@ class PolicySurprise:
         return surprise
 
 
-def prompt_key(prompt: Any) -> str:
-    """The text of a chat prompt (the last message's), the key a prompt's group is remembered by."""
-    return prompt[-1]["content"] if isinstance(prompt, list) else str(prompt)
-
-
-class FlatSkipSampler:
-    """TRL's :class:`RepeatSampler` layout (each prompt ``repeats`` times in a row, each batch of
-    ``batch_size`` prompts ``batch_repeats`` times) with prompts drawn lazily from seeded
-    permutations, passing over a prompt whose last group was flat with probability ``skip``.
-
-    A flat group (every rollout scored alike) gives GRPO no advantage and so no gradient; once a
-    policy is sure of most prompts, most groups are flat and a step learns from few prompts. The
-    prompts are chosen when the data loader asks for the batch, after the previous batch's rewards
-    (one batch of prefetch), so the choice follows the policy. Seeded: the same run draws the same
-    prompts. ``flat`` (prompt key -> last group flat) is filled by :class:`TrackedReward`."""
-
-    def __init__(
-        self, keys: list[str], repeats: int, batch_size: int, batch_repeats: int, skip: float, seed: int
-    ) -> None:
-        import torch
-
-        self.keys, self.repeats, self.batch_size, self.batch_repeats = keys, repeats, batch_size, batch_repeats
-        self.skip = skip
-        self.flat: dict[str, bool] = {}
-        self.skipped = 0  # prompts passed over since the last :meth:`pop_skipped`
-        self.torch_rng = torch.Generator().manual_seed(seed)
-        self.rng = np.random.default_rng(seed)
-        self.order: list[int] = []
-
-    def __len__(self) -> int:
-        return (len(self.keys) // self.batch_size) * self.batch_size * self.repeats * self.batch_repeats
-
-    def _next_prompt(self) -> int:
-        import torch
-
-        while True:
-            if not self.order:
-                self.order = torch.randperm(len(self.keys), generator=self.torch_rng).tolist()[::-1]
-            index = self.order.pop()
-            if self.flat.get(self.keys[index]) and self.rng.random() < self.skip:
-                self.skipped += 1
-                continue
-            return index
-
-    def __iter__(self):
-        for _ in range(len(self.keys) // self.batch_size):
-            batch = [self._next_prompt() for _ in range(self.batch_size)]
-            for _ in range(self.batch_repeats):
-                for index in batch:
-                    yield from [index] * self.repeats
-
-    def pop_skipped(self) -> int:
-        out, self.skipped = self.skipped, 0
-        return out
-
-
 class TrackedReward:
     """Wraps an :class:`SSRLReward` and records per-step statistics.
 
@@ -505,7 +440,6 @@ class TrackedReward:
         self.surprise = surprise
         self.policy_entropy = policy_entropy
         self.pending = StepStats()
-        self.flat_by_prompt: dict[str, bool] | None = None  # set to a FlatSkipSampler's ``flat``
         self.__name__ = inner.__name__
 
     def __call__(self, prompts: list, completions: list, **kwargs: Any) -> list[float]:
@@ -527,11 +461,8 @@ class TrackedReward:
         answers = [r.answer for r in results]
         for lo in range(0, len(rewards), self.group):
             stats.answer_entropies.append(_entropy(Counter(answers[lo : lo + self.group])))
-            flat = float(np.std(rewards[lo : lo + self.group])) < 1e-6
             stats.groups += 1
-            stats.flat_groups += flat
-            if self.flat_by_prompt is not None:
-                self.flat_by_prompt[prompt_key(prompts[lo])] = flat
+            stats.flat_groups += float(np.std(rewards[lo : lo + self.group])) < 1e-6
         return totals
 
     def pop(self) -> dict[str, float] | None:
@@ -554,9 +485,8 @@ TRL_LOG_KEYS = (
 )
 
 
-def _step_row(reward: TrackedReward, started: float, sampler: FlatSkipSampler | None = None):
-    """One training-log line per optimizer step: our reward statistics and TRL's loss/KL/lr
-    (and, with ``--flat-skip``, ``skipped_prompts``: prompts passed over since the last line).
+def _step_row(reward: TrackedReward, started: float):
+    """One training-log line per optimizer step: our reward statistics and TRL's loss/KL/lr.
 
     Our statistics cover the completions scored by this process (all of them on one device);
     TRL's ``frac_reward_zero_std`` is computed over all processes."""
@@ -569,8 +499,6 @@ def _step_row(reward: TrackedReward, started: float, sampler: FlatSkipSampler | 
             return None
         out = {"step": state.global_step, **stats}
         out.update({key.replace("/", "_"): logs[key] for key in TRL_LOG_KEYS if key in logs})
-        if sampler is not None:
-            out["skipped_prompts"] = sampler.pop_skipped()
         out["seconds"] = time.perf_counter() - started
         return out
 
@@ -754,34 +682,15 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     log_path = out / "train_log.jsonl"
     trim_log(log_path, checkpoint_step(checkpoint))
     write_run_config(out, "ssrl_config", config, model_path=model_path)
-    args = grpo_args(config, out)
-    sampler = None
-    if config.flat_skip:
-        if int(os.environ.get("WORLD_SIZE", "1")) > 1:
-            raise UserError("--flat-skip needs one process: each process would remember different groups")
-        sampler = FlatSkipSampler(
-            [prompt_key(row["prompt"]) for row in rows],
-            repeats=config.num_generations,
-            batch_size=config.prompts_per_step,
-            batch_repeats=args.num_iterations * args.steps_per_generation,
-            skip=config.flat_skip,
-            seed=args.seed,
-        )
-        reward.flat_by_prompt = sampler.flat
     trainer = GRPOTrainer(
         model=model,
         reward_funcs=[reward],
-        args=args,
+        args=grpo_args(config, out),
         train_dataset=datasets.Dataset.from_list(rows),
         processing_class=tokenizer,
-        callbacks=[
-            jsonl_log(log_path, _step_row(reward, started, sampler)),
-            *curve_callbacks(config, out, checkpoint),
-        ],
+        callbacks=[jsonl_log(log_path, _step_row(reward, started)), *curve_callbacks(config, out, checkpoint)],
         peft_config=peft_config,
     )
-    if sampler is not None:
-        trainer._get_train_sampler = lambda dataset=None: sampler  # TRL's hook for the prompt order
     if surprise is not None:
         surprise.bind(trainer)
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)

@@ -23,7 +23,6 @@ from mindzero.train.base import resume_checkpoint  # noqa: E402
 from mindzero.train.ssrl import (  # noqa: E402
     ABLATIONS,
     PRESETS,
-    FlatSkipSampler,
     SSRLConfig,
     TrackedReward,
     resolve_config,
@@ -142,53 +141,6 @@ def test_tracked_reward_groups_and_failures() -> None:
     assert stats["answer_entropy"] == pytest.approx(0.5 * 0.0 + 0.5 * 0.6931471805599453)
     assert stats["hypothesis_entropy"] == 0.0  # a letter is a single hypothesis: H(q) = 0
     assert reward.pop() is None
-
-
-def test_flat_skip_sampler_passes_over_prompts_whose_group_was_flat() -> None:
-    keys = [f"q{i}" for i in range(6)]
-
-    def draws(flat: dict[str, bool], skip: float, seed: int = 0) -> list[int]:
-        sampler = FlatSkipSampler(keys, repeats=2, batch_size=3, batch_repeats=1, skip=skip, seed=seed)
-        sampler.flat.update(flat)
-        return [i for _ in range(20) for i in sampler][::2], sampler
-
-    order, sampler = draws({}, skip=0.9)
-    assert len(sampler) == 12 and len(order) == 20 * 6  # TRL's length: 2 batches x 3 prompts x 2 repeats
-    assert order == draws({}, skip=0.9)[0]  # seeded
-    assert order != draws({}, skip=0.9, seed=1)[0]
-    counts = [order.count(i) for i in range(6)]
-    assert counts == [20] * 6 and sampler.pop_skipped() == 0  # nothing flat: every prompt once per pass
-    skipping, sampler = draws({"q0": True, "q1": True, "q2": False}, skip=0.9)
-    assert skipping.count(0) + skipping.count(1) < 0.25 * (skipping.count(3) + skipping.count(4))
-    assert skipping.count(2) >= 20 and sampler.pop_skipped() > 0 and sampler.pop_skipped() == 0
-    # each prompt repeated `repeats` times in a row, each batch `batch_repeats` times (TRL's layout)
-    sampler = FlatSkipSampler(keys, repeats=2, batch_size=3, batch_repeats=2, skip=0.5, seed=0)
-    layout = list(sampler)
-    assert layout[:6] == layout[6:12] and layout[0] == layout[1] and len(layout) == len(sampler)
-
-
-def test_tracked_reward_remembers_which_prompts_were_flat() -> None:
-    from mindzero.domains.gridworld.qa import build_split
-    from mindzero.domains.gridworld.ssrl import QATask
-
-    row = build_split("train", 1, 0, progress=False)[0]
-    reward = TrackedReward(SSRLReward(QATask(), HumanParams(epsilon=0.15)), num_generations=2)
-    reward.flat_by_prompt = {}
-    prompts = [[{"role": "user", "content": "A"}]] * 2 + [[{"role": "user", "content": "B"}]] * 2
-    kwargs = {"layout": [row["layout"]] * 4, "actions": [row["actions"]] * 4, "choice_goals": [row["choice_goals"]] * 4}
-    reward(prompts, ["(a)", "(a)", "(a)", "(b)"], **kwargs)
-    assert reward.flat_by_prompt == {"A": True, "B": False}
-
-
-def test_flat_skip_trains_and_logs_skipped_prompts(tiny_model_dir: Path, tmp_path: Path) -> None:
-    out = tmp_path / "skip"
-    train_ssrl(_config(tiny_model_dir, out, task="qa", flat_skip=0.5, max_steps=6, train_episodes=1))
-    log = _log(out)
-    assert [row["step"] for row in log] == [1, 2, 3, 4, 5, 6]
-    # the random model fails to parse everything, so every group is flat and, once each of the
-    # episode's questions has been seen, the trainer's prompts come from the sampler's skipping
-    assert all(row["frac_zero_variance_groups"] == 1.0 for row in log)
-    assert log[0]["skipped_prompts"] == 0 and sum(row["skipped_prompts"] for row in log) > 0
 
 
 def test_policy_entropy_bonus_goes_to_valid_answers_only() -> None:
