@@ -194,15 +194,6 @@ class PBMConfig(TrainConfig):
             "number toward the line the engine expects next (rows need line_labels; cpu-tiny: true)"
         },
     )
-    grow_layers: int = field(
-        default=0,
-        metadata={
-            "help": "insert N copies of the start model's blocks, each right after the block it copies with its "
-            "output projections zeroed, so training starts from the start model's function with more depth "
-            "(LLaMA Pro block expansion; 0: none)",
-            "ge": 0,
-        },
-    )
     eval_batch_size: int = field(default=8, metadata={"help": "traces per forward pass in the held-out eval", "ge": 1})
     label_scope: str = field(
         default="all",
@@ -337,38 +328,6 @@ def freeze_below(model: Any, top: int) -> None:
         module.requires_grad_(True)
 
 
-def grow_layers(model: Any, extra: int) -> None:
-    """Insert ``extra`` blocks, spread evenly: each a copy of the block before it whose attention and
-    MLP output projections are zero, so it adds nothing to the residual stream until trained and
-    the grown model computes exactly what ``model`` did (LLaMA Pro's block expansion). Llama-style
-    blocks (``self_attn.o_proj``, ``mlp.down_proj``)."""
-    import copy
-
-    import torch
-
-    decoder = model.get_decoder()
-    old = list(decoder.layers)
-    if not 0 < extra <= len(old):
-        raise UserError(f"--grow-layers must be in 1..{len(old)} for this model (one new block per block at most)")
-    after = {round((j + 1) * len(old) / extra) - 1 for j in range(extra)}
-    grown = []
-    for i, block in enumerate(old):
-        grown.append(block)
-        if i in after:
-            new = copy.deepcopy(block)
-            for proj in (new.self_attn.o_proj, new.mlp.down_proj):
-                torch.nn.init.zeros_(proj.weight)
-                if proj.bias is not None:
-                    torch.nn.init.zeros_(proj.bias)
-            grown.append(new)
-    for index, block in enumerate(grown):
-        block.self_attn.layer_idx = index
-    decoder.layers = torch.nn.ModuleList(grown)
-    model.config.num_hidden_layers = len(grown)
-    if getattr(model.config, "layer_types", None):
-        model.config.layer_types = [model.config.layer_types[0]] * len(grown)
-
-
 def pbm_checkpoints(out: Path, pbm: dict) -> Any:
     """A ``TrainerCallback`` that makes every ``checkpoint-N`` a loadable PBM (writes its pbm_config.json)."""
     from transformers import TrainerCallback
@@ -421,8 +380,6 @@ def train_pbm(config: PBMConfig) -> dict:
     )
     dataset = StepDataset(train_rows, tokenizer, pbm, config.label_scope, beliefs)
     model = AutoModelForCausalLM.from_pretrained(base, dtype=torch_dtype(config.bf16))
-    if config.grow_layers:  # also on --resume: the checkpoint's weights are loaded into the grown shape
-        grow_layers(model, config.grow_layers)
     if config.train_layers:
         freeze_below(model, config.train_layers)
     args = trainer_args(
