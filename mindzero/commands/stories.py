@@ -359,6 +359,8 @@ def step_accuracy_table(metrics: dict) -> str:
     ]
     if scoped["auc"] is not None:
         lines.append(f"AUC of the scores up to the first error (right vs wrong steps): {scoped['auc']:.4f}")
+    if scoped.get("first_errors_caught") is not None:
+        lines.append(f"first wrong steps caught: {scoped['first_errors_caught']:.4f}")
     return "\n".join(lines)
 
 
@@ -438,5 +440,8 @@ def cmd_scale_eval(args: argparse.Namespace) -> int:
         title = f"{config.data}: policy {Path(config.policy).name}, verifier {Path(config.verifier).name}"
         plot_scaling(metrics, folder.path / "scaling.png", title)
     print(scale_tables(metrics, config.ns))
+    if "verifier_step_accuracy" in metrics:
+        print("\nthe PBM on these pools, against the checker's labels (Table 4 on the policy's own traces):")
+        print(step_accuracy_table(metrics["verifier_step_accuracy"]))
     print(path)
     return 0

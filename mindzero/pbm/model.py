@@ -323,7 +323,9 @@ def step_accuracy(
     paper's table averages its columns; ``micro`` pools all steps; ``always_plus`` is the baseline
     that calls every step correct (the share of correct steps); ``to_first_error`` is the same accuracy
     over each trace's steps up to its first wrong one, which does not reward guessing that late steps
-    are wrong (``train pbm --label-scope first-error``), with the :func:`rank_auc` of those steps' scores.
+    are wrong (``train pbm --label-scope first-error``), with the :func:`rank_auc` of those steps' scores
+    and ``first_errors_caught``, the share of traces with a wrong step whose first one scores at or
+    below the threshold (what a verifier must see to rank a trace down).
     Rows without a labelled step
     are an error: an evaluation of nothing has no accuracy.
     """
@@ -334,6 +336,7 @@ def step_accuracy(
     scoped: dict[str, list[int]] = {}  # hits up to each trace's first wrong step
     scoped_prior: dict[str, list[int]] = {}  # always-"+" in that scope
     ranked: list[tuple[float, bool]] = []  # (score, label) of those steps
+    first_errors: list[int] = []  # 1 where a trace's first wrong step scores at or below the threshold
     by_label: dict[str, list[int]] = {"correct_steps": [], "wrong_steps": []}
     samples = []
     for r, s in zip(rows, scores):
@@ -345,6 +348,8 @@ def step_accuracy(
         scoped.setdefault(order, []).extend(hits[: len(upto)])
         scoped_prior.setdefault(order, []).extend(int(bool(y)) for y in upto)
         ranked += [(x, bool(y)) for x, y in zip(s, upto)]
+        if upto and not upto[-1] and len(upto) <= len(hits):
+            first_errors.append(hits[len(upto) - 1])
         for h, y in zip(hits, r["labels"]):
             by_label["correct_steps" if y else "wrong_steps"].append(h)
         samples.append(
@@ -375,6 +380,7 @@ def step_accuracy(
             "avg": sum(to_first_error.values()) / len(to_first_error) if to_first_error else None,
             "always_plus": sum(scoped_plus.values()) / len(scoped_plus) if scoped_plus else None,
             "auc": rank_auc(ranked),
+            "first_errors_caught": sum(first_errors) / len(first_errors) if first_errors else None,
         },
         "n_traces": len(rows),
         "n_steps": len(pooled),

@@ -5,6 +5,8 @@ trained PBM) scores every step of every trace once; then for each budget N, rand
 of the pool (``trials`` of them) are decided by every method — vanilla and weighted BoN under each
 aggregation, and majority vote. Accuracy is reported per belief order and as the mean over orders
 (the paper's "Avg."). Optional step-level beam search runs with the same policy and verifier.
+With a PBM verifier, its step accuracy on the pools against the checker's labels (Table 4 on the
+traces it ranks, at its stored threshold) is reported as ``verifier_step_accuracy``.
 
 Question sets: ``hitom`` (the official one-chapter CoT subset, 200 questions), ``ood`` (the 44
 hand-written unexpected-transfer stories, 132 questions) or ``generated`` (fresh generator stories).
@@ -27,6 +29,7 @@ from mindzero.inference.belief_search import (
     AGGREGATIONS,
     BackendPolicy,
     OracleVerifier,
+    PBMVerifier,
     SyntheticPolicy,
     aggregate,
     beam_search,
@@ -41,7 +44,7 @@ from mindzero.llm import EndpointOptions, load_backend
 from mindzero.llm.base import Usage
 from mindzero.llm.transformers_backend import DTYPES
 from mindzero.pbm.data import BeliefQuestion, questions_from_hitom, questions_from_stories
-from mindzero.pbm.model import READOUTS
+from mindzero.pbm.model import READOUTS, step_accuracy
 from mindzero.stories.generator import generate_stories
 from mindzero.stories.hitom import HITOM_URL, load_hitom
 from mindzero.stories.semantics import SEMANTICS
@@ -311,6 +314,11 @@ def run_scale_eval(config: ScaleEvalConfig) -> tuple[dict, list[dict], list[dict
         "accuracy": accuracy,
         "prediction": "weighted-min over the whole pool (samples.jsonl prediction/correct)",
     }
+    if isinstance(verifier, PBMVerifier) and any(t["step_labels"] for t in traces):
+        rows = [{**t, "labels": [bool(y) for y in t["step_labels"]]} for t in traces]
+        metrics["verifier_step_accuracy"] = step_accuracy(
+            rows, [t["step_scores"] for t in traces], verifier.pbm.threshold
+        )[0]
     if config.oracle and config.verifier != "oracle":  # the same pools and subsets, ranked by the checker
         metrics["oracle_accuracy"] = bon_table(questions, score_pool(OracleVerifier(), questions, pools), config)[1]
     if config.beam:

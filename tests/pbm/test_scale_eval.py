@@ -67,6 +67,21 @@ def test_tiny_policy_with_tiny_pbm_and_beam_search(tiny_model_dir, tiny_pbm, tmp
     assert len(traces) == 6 and all(len(t["step_scores"]) == len(t["step_labels"]) for t in traces)
 
 
+def test_pbm_step_accuracy_on_the_pools_it_ranks(tiny_pbm, tmp_path, capsys) -> None:
+    args = ["stories", "scale-eval", "--data", "ood", "--per-order", "2", "--trials", "2", "--ns", "1,4"]
+    assert main([*args, "--verifier", str(tiny_pbm), "--out", str(tmp_path)]) == 0
+    assert "Table 4 on the policy's own traces" in capsys.readouterr().out
+    metrics = json.loads((tmp_path / "results.json").read_text())["metrics"]["verifier_step_accuracy"]
+    traces = [json.loads(x) for x in (tmp_path / "traces.jsonl").read_text().splitlines()]
+    threshold = metrics["threshold"]
+    steps = [(s > threshold) == bool(y) for t in traces for s, y in zip(t["step_scores"], t["step_labels"])]
+    assert metrics["n_steps"] == len(steps) and metrics["step_accuracy"]["micro"] == pytest.approx(
+        sum(steps) / len(steps)
+    )
+    firsts = [t["step_scores"][t["step_labels"].index(0)] <= threshold for t in traces if 0 in t["step_labels"]]
+    assert firsts and metrics["to_first_error"]["first_errors_caught"] == pytest.approx(sum(firsts) / len(firsts))
+
+
 def test_vllm_policy_path_with_a_stand_in_engine(tiny_model_dir, tiny_pbm, tmp_path, monkeypatch) -> None:
     from mindzero.llm import TransformersBackend
 
