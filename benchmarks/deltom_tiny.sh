@@ -10,7 +10,7 @@ set -euo pipefail
 export OMP_NUM_THREADS=1 HF_HUB_OFFLINE=1
 HITOM=${HITOM:-../shared/data/hitom/Hi-ToM_data.json}
 POLICY=runs/policy-copy-1500/final
-PBM=runs/pbm-misq-1500/final
+PBM=runs/pbm-both-1500/final
 EVAL=(--policy "$POLICY" --verifier "$PBM" --with-example false --temperature 0.7
   --pool 16 --ns 1,2,4,8,16 --trials 20 --batch 64)
 
@@ -18,15 +18,18 @@ EVAL=(--policy "$POLICY" --verifier "$PBM" --with-example false --temperature 0.
 #    of generated stories (seed 1000), 1,500 steps
 mindzero train trace-policy --preset cpu-tiny --max-steps 1500 --save-steps 250 --out runs/policy-copy-1500
 
-# 2. the PBM, started from the policy's weights, on gold + corrupted traces of 1,000 fresh stories
-#    (seed 2000), with belief targets on values and step numbers (the preset's default; scored by the
-#    value readout); prints
-#    held-out step accuracy per order beside always-+ (Table 4), for both readouts
-mindzero train pbm --preset cpu-tiny --model "$POLICY" --stories 1000 --data-seed 2000 \
-  --corruptions 2 --max-steps 1500 --save-steps 250 --out runs/pbm-misq-1500
+# 2. the PBM, started from the policy's weights, on 600 fresh stories (seed 6000): gold traces, two
+#    corruptions and two of the policy's own samples per question, all labelled by the DEL checker,
+#    with belief targets on values and step numbers (the preset's default; scored by the value
+#    readout); prints held-out step accuracy per order beside always-+ (Table 4)
+mindzero stories pbm-data --source both --stories 600 --seed 6000 --corruptions 2 --policy "$POLICY" \
+  --samples 2 --batch 64 --temperature 0.7 --max-new-tokens 600 --with-example false --no-hf true \
+  --out runs/pbm-data-both
+mindzero train pbm --preset cpu-tiny --model "$POLICY" --data runs/pbm-data-both/stepwise.jsonl \
+  --max-steps 1500 --save-steps 250 --out runs/pbm-both-1500
 
 # 3. Fig. 3: BoN (last/min/avg/prod), weighted BoN and majority vs N, PBM and oracle, per order
-nice -n 5 mindzero stories scale-eval --data hitom --hitom "$HITOM" --per-order 8 "${EVAL[@]}" \
+nice -n 5 mindzero stories scale-eval --data hitom --hitom "$HITOM" "${EVAL[@]}" \
   --max-new-tokens 600 --out runs/pbm-scale-hitom
 nice -n 5 mindzero stories scale-eval --data generated --stories 3 --lengths 1,2,3 "${EVAL[@]}" \
   --max-new-tokens 1300 --out runs/pbm-scale-generated
