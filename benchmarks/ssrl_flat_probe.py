@@ -15,7 +15,6 @@ flat share a batch drawn under each skip probability would have.
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 
 import numpy as np
 import torch
@@ -24,7 +23,7 @@ from transformers import AutoModelForCausalLM
 from mindzero.domains import get_domain
 from mindzero.domains.reward import SSRLReward
 from mindzero.train.base import load_tokenizer
-from mindzero.train.ssrl import SSRLConfig, resolve_config, training_rows
+from mindzero.train.ssrl import SSRLConfig, is_flat, resolve_config, training_rows
 
 
 def flat_groups(model, tokenizer, rows: list[dict], reward: SSRLReward, args: argparse.Namespace) -> np.ndarray:
@@ -48,7 +47,7 @@ def flat_groups(model, tokenizer, rows: list[dict], reward: SSRLReward, args: ar
         repeated = [r for r in batch for _ in range(args.group)]
         columns = {k: [r[k] for r in repeated] for k in repeated[0] if k != "prompt"}
         rewards = np.array(reward([r["prompt"] for r in repeated], completions, **columns)).reshape(-1, args.group)
-        flat.extend(rewards.std(axis=1) < 1e-6)
+        flat.extend(is_flat(group) for group in rewards)
     return np.array(flat)
 
 
@@ -65,7 +64,7 @@ def main() -> None:
     args = parser.parse_args()
 
     config = resolve_config(SSRLConfig(preset="cpu-tiny", task=args.task, max_completion_length=args.max_new_tokens))
-    rows = training_rows(replace(config, model=args.model))
+    rows = training_rows(config)
     pick = np.random.default_rng(args.seed).choice(len(rows), size=min(args.prompts, len(rows)), replace=False)
     rows = [rows[i] for i in pick]
     tokenizer, model = load_tokenizer(args.model, padding_side="left"), AutoModelForCausalLM.from_pretrained(args.model)

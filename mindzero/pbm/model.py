@@ -348,7 +348,7 @@ def step_accuracy(
         scoped.setdefault(order, []).extend(hits[: len(upto)])
         scoped_prior.setdefault(order, []).extend(int(bool(y)) for y in upto)
         ranked += [(x, bool(y)) for x, y in zip(s, upto)]
-        if upto and not upto[-1] and len(upto) <= len(hits):
+        if upto and not upto[-1]:  # upto never outruns hits: both are cut to the scored steps
             first_errors.append(hits[len(upto) - 1])
         for h, y in zip(hits, r["labels"]):
             by_label["correct_steps" if y else "wrong_steps"].append(h)

@@ -332,6 +332,11 @@ def training_rows(config: SSRLConfig) -> list[dict]:
 # --- rewards with per-step statistics -----------------------------------------------------------
 
 
+def is_flat(group_rewards: Any) -> bool:
+    """A GRPO group whose rollouts all scored alike: zero advantage, so no gradient."""
+    return float(np.std(group_rewards)) < 1e-6
+
+
 def _entropy(counts: Counter) -> float:
     """Entropy (nats) of the empirical distribution of ``counts``."""
     total = sum(counts.values())
@@ -462,7 +467,7 @@ class TrackedReward:
         for lo in range(0, len(rewards), self.group):
             stats.answer_entropies.append(_entropy(Counter(answers[lo : lo + self.group])))
             stats.groups += 1
-            stats.flat_groups += float(np.std(rewards[lo : lo + self.group])) < 1e-6
+            stats.flat_groups += is_flat(rewards[lo : lo + self.group])
         return totals
 
     def pop(self) -> dict[str, float] | None:
