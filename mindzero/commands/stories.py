@@ -361,6 +361,8 @@ def step_accuracy_table(metrics: dict) -> str:
         lines.append(f"AUC of the scores up to the first error (right vs wrong steps): {scoped['auc']:.4f}")
     if scoped.get("first_errors_caught") is not None:
         lines.append(f"first wrong steps caught: {scoped['first_errors_caught']:.4f}")
+    if len(acc.get("by_source", {})) > 1:
+        lines.append("by kind of trace: " + ", ".join(f"{k} {v:.4f}" for k, v in acc["by_source"].items()))
     return "\n".join(lines)
 
 

@@ -325,9 +325,10 @@ def step_accuracy(
     over each trace's steps up to its first wrong one, which does not reward guessing that late steps
     are wrong (``train pbm --label-scope first-error``), with the :func:`rank_auc` of those steps' scores
     and ``first_errors_caught``, the share of traces with a wrong step whose first one scores at or
-    below the threshold (what a verifier must see to rank a trace down).
-    Rows without a labelled step
-    are an error: an evaluation of nothing has no accuracy.
+    below the threshold (what a verifier must see to rank a trace down). ``step_accuracy.by_source``
+    is the accuracy per kind of trace (``gold``, each corruption, the policy's samples): which
+    mistakes the PBM misses. Rows without a labelled step are an error: an evaluation of nothing has
+    no accuracy.
     """
     if not any(r["labels"] for r in rows):
         raise UserError("no labelled steps to evaluate: every trace is empty")
@@ -338,6 +339,7 @@ def step_accuracy(
     ranked: list[tuple[float, bool]] = []  # (score, label) of those steps
     first_errors: list[int] = []  # 1 where a trace's first wrong step scores at or below the threshold
     by_label: dict[str, list[int]] = {"correct_steps": [], "wrong_steps": []}
+    by_source: dict[str, list[int]] = {}
     samples = []
     for r, s in zip(rows, scores):
         order = str(r["question_order"])
@@ -352,6 +354,7 @@ def step_accuracy(
             first_errors.append(hits[len(upto) - 1])
         for h, y in zip(hits, r["labels"]):
             by_label["correct_steps" if y else "wrong_steps"].append(h)
+        by_source.setdefault(str(r.get("source")), []).extend(hits)
         samples.append(
             {
                 "id": r["id"],
@@ -373,6 +376,7 @@ def step_accuracy(
             "avg": sum(per_order.values()) / len(per_order) if per_order else None,
             "micro": sum(pooled) / len(pooled) if pooled else None,
             **{k: (sum(v) / len(v) if v else None) for k, v in by_label.items()},
+            "by_source": {k: sum(v) / len(v) for k, v in sorted(by_source.items()) if v},
         },
         "always_plus": {"by_order": plus, "avg": sum(plus.values()) / len(plus) if plus else None},
         "to_first_error": {

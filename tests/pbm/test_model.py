@@ -122,6 +122,20 @@ def test_threshold_is_the_best_cut_on_validation_stories_and_ties_go_nearest_hal
     assert choose_threshold(rows, [[0.95, 0.85]] * 10) == 0.9
 
 
+def test_step_accuracy_by_kind_of_trace() -> None:
+    from mindzero.commands.stories import step_accuracy_table
+    from mindzero.pbm.model import step_accuracy
+
+    rows = [
+        {"id": "a", "question_order": 1, "source": "gold", "labels": [True, True]},
+        {"id": "b", "question_order": 1, "source": "corrupt:missed_exit", "labels": [True, False, False]},
+    ]
+    scores = [[0.9, 0.2], [0.9, 0.8, 0.1]]  # gold: one step missed; corrupted: its first error passes
+    metrics = step_accuracy(rows, scores)[0]
+    assert metrics["step_accuracy"]["by_source"] == {"corrupt:missed_exit": pytest.approx(2 / 3), "gold": 0.5}
+    assert "by kind of trace: corrupt:missed_exit 0.6667, gold 0.5000" in step_accuracy_table(metrics)
+
+
 def test_training_stores_thresholds_chosen_on_validation_stories(trained, tmp_path) -> None:
     from mindzero.cli import main
     from mindzero.pbm.model import READOUTS, THRESHOLDS, ProcessBeliefModel, step_accuracy
