@@ -125,6 +125,7 @@ CASES = [
     (["train", "pbm", "--model", "/nope"], "model path '/nope' does not exist"),  # before any data is built
     (["train", "ablation", "--rows", "none,bogus"], "--rows must be one of none, no-prior, single, no-entropy"),
     (["train", "ablation", "--train-config", "/nope.yaml"], "/nope.yaml: file not found"),
+    (["train", "ablation", "--samples", "4"], "4 samples per decision need a temperature > 0"),  # before training
     # option values, from YAML: the same messages
     (["gridworld", "assist", "--config", "YAML:episodes: 0"], "--episodes must be at least 1, got 0"),
     (["gridworld", "assist", "--config", 'YAML:episodes: "many"'], "--episodes must be an integer, got many"),

@@ -207,6 +207,17 @@ class AblationConfig:
     )
     episodes: int = field(default=20, metadata={"help": "assistance episodes per evaluation seed", "ge": 1})
     eval_seeds: list[int] = field(default_factory=lambda: [10, 20, 30], metadata={"help": "assistance seeds", "ge": 0})
+    temperature: float = field(
+        default=0.0,
+        metadata={
+            "help": "the helper's sampling temperature (0: one greedy answer per decision, the paper's read-out; "
+            "the cpu-tiny recipe reads 0.7 with --samples 16, docs/ssrl.md)",
+            "ge": 0,
+        },
+    )
+    samples: int = field(
+        default=1, metadata={"help": "answers per decision, their particles pooled (> 1 needs a temperature)", "ge": 1}
+    )
 
 
 def cmd_ablation(args: argparse.Namespace) -> int:
@@ -216,6 +227,7 @@ def cmd_ablation(args: argparse.Namespace) -> int:
         if config.train_config
         else SSRLConfig(preset=config.preset)
     )
+    LLMSettings(temperature=config.temperature, samples=config.samples)  # so does a bad read-out
     folder = claim_out(config.out, "train ablation", config, args.overwrite, args.resume)
     with folder.run():
         table, samples, summary = _ablation_rows(config, recipe, folder.path)
@@ -258,6 +270,8 @@ def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tup
                 prompt_style=trained["prompt_style"],
                 n_particles=n_particles,
                 max_new_tokens=trained["max_completion_length"],
+                temperature=config.temperature,
+                samples=config.samples,
             )
             metrics, rows, _ = run_assist(
                 domain, runs, settings, partial(LLMReasoner, domain, backend, llm), label=f"{row}/seed{seed}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -356,6 +357,14 @@ def test_ablation_trains_every_row_from_the_recipe_and_evaluates_it(
     stamp = (out / "single" / "seed3" / "final" / "config.json").stat().st_mtime_ns
     assert main(["train", "ablation", *flags, "--resume"]) == 0  # finished runs are evaluated, not retrained
     assert (out / "single" / "seed3" / "final" / "config.json").stat().st_mtime_ns == stamp
+
+    sampled = tmp_path / "sampled"  # the same trained run, read out with two sampled answers per decision
+    shutil.copytree(out / "single", sampled / "single")
+    flags[flags.index("--out") + 1] = str(sampled)
+    reread = ["--rows", "single", "--temperature", "0.7", "--samples", "2", "--resume"]  # reuses the copied run
+    assert main(["train", "ablation", *flags, *reread]) == 0
+    greedy = results["metrics"]["single"]["tflops_per_decision"]
+    assert json.loads((sampled / "results.json").read_text())["metrics"]["single"]["tflops_per_decision"] > 1.5 * greedy
 
 
 @pytest.mark.parametrize("path", sorted((Path(__file__).parents[2] / "configs" / "ssrl").glob("*.yaml")), ids=str)
