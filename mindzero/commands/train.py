@@ -14,7 +14,7 @@ import numpy as np
 from mindzero.commands.stories import step_accuracy_table
 from mindzero.core.config import add_dataclass_flags, config_from_args, config_from_file
 from mindzero.core.outputs import add_output_flags, claim_out
-from mindzero.core.results import write_results
+from mindzero.core.results import atomic_write_text, dumps_json, write_results
 from mindzero.domains import get_domain
 from mindzero.domains.gridworld import EpisodeConfig, episodes
 from mindzero.inference.llm import LLMReasoner, LLMSettings
@@ -241,7 +241,8 @@ def cmd_ablation(args: argparse.Namespace) -> int:
 
 def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tuple[list[list[str]], list[dict], dict]:
     """(table rows, samples, summary per row): each row x seed trained into OUT/<row>/seed<k>/ (a
-    finished run is reused and a cut one resumed: an ablation continued with --resume) and evaluated."""
+    finished run is reused and a cut one resumed: an ablation continued with --resume) and evaluated
+    (the evaluation kept in OUT/<row>/seed<k>/assist-eval.json, reused while the read-out is the same)."""
     domain = get_domain("gridworld")
     settings = AssistSettings(seeds=config.eval_seeds)
     runs = episodes(EpisodeConfig(episodes=config.episodes))
@@ -264,18 +265,24 @@ def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tup
                     resume=bool(checkpoints(folder)),
                 )
                 train_ssrl(run)
-            trained = json.loads((folder / "ssrl_config.json").read_text())  # decode as the model was trained
-            backend = load_backend(str(folder / "final"))
-            llm = LLMSettings(
-                prompt_style=trained["prompt_style"],
-                n_particles=n_particles,
-                max_new_tokens=trained["max_completion_length"],
-                temperature=config.temperature,
-                samples=config.samples,
-            )
-            metrics, rows, _ = run_assist(
-                domain, runs, settings, partial(LLMReasoner, domain, backend, llm), label=f"{row}/seed{seed}"
-            )
+            read_out = {k: getattr(config, k) for k in ("episodes", "eval_seeds", "temperature", "samples")}
+            cached = folder / "assist-eval.json"  # an evaluation outlives a cut ablation, as training does
+            if cached.is_file() and json.loads(cached.read_text())["read_out"] == read_out:
+                metrics, rows = (json.loads(cached.read_text())[k] for k in ("metrics", "rows"))
+            else:
+                trained = json.loads((folder / "ssrl_config.json").read_text())  # decode as the model was trained
+                backend = load_backend(str(folder / "final"))
+                llm = LLMSettings(
+                    prompt_style=trained["prompt_style"],
+                    n_particles=n_particles,
+                    max_new_tokens=trained["max_completion_length"],
+                    temperature=config.temperature,
+                    samples=config.samples,
+                )
+                metrics, rows, _ = run_assist(
+                    domain, runs, settings, partial(LLMReasoner, domain, backend, llm), label=f"{row}/seed{seed}"
+                )
+                atomic_write_text(cached, dumps_json({"read_out": read_out, "metrics": metrics, "rows": rows}))
             per_seed.append(metrics)
             samples += [{"row": row, "train_seed": seed, **r} for r in rows]
         speedups = [s["speedup"] for s in samples if s["row"] == row]

@@ -332,7 +332,8 @@ def test_ablation_trains_every_row_from_the_recipe_and_evaluates_it(
     tiny_model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
     """`train ablation --train-config`: each row x seed is the recipe with that row's reward switch and
-    particle count, trained and then evaluated on assistance; a finished run is reused."""
+    particle count, trained and then evaluated on assistance; a finished run and its evaluation are reused
+    (a new read-out evaluates again)."""
     from mindzero.cli import main
 
     recipe = tmp_path / "recipe.yaml"
@@ -355,8 +356,14 @@ def test_ablation_trains_every_row_from_the_recipe_and_evaluates_it(
     assert set(results["metrics"]) == {"no-entropy", "single"}
     assert all(0.0 <= m["parse_failure_rate"] <= 1.0 for m in results["metrics"].values())
     stamp = (out / "single" / "seed3" / "final" / "config.json").stat().st_mtime_ns
-    assert main(["train", "ablation", *flags, "--resume"]) == 0  # finished runs are evaluated, not retrained
+    evaluation = out / "single" / "seed3" / "assist-eval.json"
+    kept = json.loads(evaluation.read_text())
+    kept["metrics"]["kl_to_exact_mean"] = 123.0  # marks the kept evaluation: reused, it shows in the table
+    evaluation.write_text(json.dumps(kept))
+    assert main(["train", "ablation", *flags, "--resume"]) == 0  # finished runs are neither retrained
     assert (out / "single" / "seed3" / "final" / "config.json").stat().st_mtime_ns == stamp
+    reused = json.loads((out / "results.json").read_text())["metrics"]["single"]
+    assert reused["kl_to_exact_mean"] == 123.0  # nor re-evaluated
 
     sampled = tmp_path / "sampled"  # the same trained run, read out with two sampled answers per decision
     shutil.copytree(out / "single", sampled / "single")
