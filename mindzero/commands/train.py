@@ -231,12 +231,31 @@ def cmd_ablation(args: argparse.Namespace) -> int:
     folder = claim_out(config.out, "train ablation", config, args.overwrite, args.resume)
     with folder.run():
         table, samples, summary = _ablation_rows(config, recipe, folder.path)
-        path = write_results(folder.path, "gridworld/ablation", dataclasses.asdict(config), summary, samples)
+        references = _reference_rows(config)
+        extra = {"references": references}
+        path = write_results(folder.path, "gridworld/ablation", dataclasses.asdict(config), summary, samples, extra)
         title = "SSRL reward ablations (paper Table 2, small scale)"
-        plot = plot_ablation(summary, folder.path / "ablation.png", title)
+        plot = plot_ablation(summary, folder.path / "ablation.png", title, references)
+    table += [_table_row(f"({name})", m) for name, m in references.items()]
     print(format_table(["row", "speedup", "KL_exact", "p_true", "parse_fail", "TFLOPs/dec"], table))
     print(f"results: {path}  plot: {plot}")
     return 0
+
+
+def _reference_rows(config: AblationConfig) -> dict[str, dict]:
+    """Speedup, KL and p(true goal) of the random and exact reasoners on the ablation's episodes: the
+    floor and the ceiling a trained row sits between (planner only, about a second each)."""
+    domain = get_domain("gridworld")
+    settings = AssistSettings(seeds=config.eval_seeds)
+    runs = episodes(EpisodeConfig(episodes=config.episodes))
+    references = {}
+    for name in ("random", "exact"):
+        metrics, _, _ = run_assist(
+            domain, runs, settings, lambda seed, name=name: domain.reasoner(name, seed, settings.human), label=name
+        )
+        keys = ("speedup_mean", "speedup_stderr", "kl_to_exact_mean", "true_goal_prob_mean")
+        references[name] = {k: metrics[k] for k in keys}
+    return references
 
 
 def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tuple[list[list[str]], list[dict], dict]:
@@ -295,15 +314,14 @@ def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tup
             "parse_failure_rate": float(np.mean([m["parse_failure_rate"] for m in per_seed])),
             "tflops_per_decision": float(np.mean([m["tflops_per_decision"] or 0.0 for m in per_seed])),
         }
-        m = summary[row]
-        table.append(
-            [
-                row,
-                f"{m['speedup_mean']:+.3f} ± {m['speedup_stderr']:.3f}",
-                f"{m['kl_to_exact_mean']:.2f}",
-                f"{m['true_goal_prob_mean']:.2f}",
-                f"{m['parse_failure_rate']:.2f}",
-                f"{m['tflops_per_decision']:.2g}",
-            ]
-        )
+        table.append(_table_row(row, summary[row]))
     return table, samples, summary
+
+
+def _table_row(name: str, m: dict) -> list[str]:
+    """One line of the ablation table; a reference reasoner has no parse failures or model cost ("-")."""
+    cells = [name, f"{m['speedup_mean']:+.3f} ± {m['speedup_stderr']:.3f}", f"{m['kl_to_exact_mean']:.2f}"]
+    cells.append(f"{m['true_goal_prob_mean']:.2f}")
+    if "parse_failure_rate" not in m:
+        return [*cells, "-", "-"]
+    return [*cells, f"{m['parse_failure_rate']:.2f}", f"{m['tflops_per_decision']:.2g}"]

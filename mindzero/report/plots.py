@@ -114,11 +114,18 @@ def plot_learning_curves(rows: list[dict], path: str | Path, title: str = "") ->
     return save_figure(fig, path)
 
 
-def plot_ablation(summary: dict[str, dict], path: str | Path, title: str = "") -> Path:
-    """Paper Table 2 as bars: assistance speedup (± stderr) and KL to exact inference per row."""
+def plot_ablation(
+    summary: dict[str, dict], path: str | Path, title: str = "", references: dict[str, dict] | None = None
+) -> Path:
+    """Paper Table 2 as bars: assistance speedup (± stderr) and KL to exact inference per row; the
+    ``references`` (reasoner name -> metrics, e.g. random and exact) as dashed speedup lines."""
     names = list(summary)
     fig, (left, right) = pyplot().subplots(1, 2, figsize=(9, 3.2))
     left.bar(names, [summary[n]["speedup_mean"] for n in names], yerr=[summary[n]["speedup_stderr"] for n in names])
+    for (name, metrics), color in zip((references or {}).items(), ("tab:gray", "tab:green", "tab:red")):
+        left.axhline(metrics["speedup_mean"], color=color, linestyle="--", linewidth=1, label=name)
+    if references:
+        left.legend(fontsize=8)
     left.set_ylabel("assistance speedup")
     right.bar(names, [summary[n]["kl_to_exact_mean"] for n in names], color="tab:orange")
     right.set_ylabel("KL(exact ‖ model), nats")

@@ -354,6 +354,10 @@ def test_ablation_trains_every_row_from_the_recipe_and_evaluates_it(
         assert trained["max_steps"] == 1 and trained["task"] == "assist"
     results = json.loads((out / "results.json").read_text())
     assert set(results["metrics"]) == {"no-entropy", "single"}
+    references = results["references"]  # random and exact inference on the same episodes
+    assert set(references) == {"random", "exact"} and "(exact)" in table
+    assert references["exact"]["kl_to_exact_mean"] < 0.01 < references["random"]["kl_to_exact_mean"]  # KL floor
+    assert references["exact"]["true_goal_prob_mean"] > references["random"]["true_goal_prob_mean"]
     assert all(0.0 <= m["parse_failure_rate"] <= 1.0 for m in results["metrics"].values())
     stamp = (out / "single" / "seed3" / "final" / "config.json").stat().st_mtime_ns
     evaluation = out / "single" / "seed3" / "assist-eval.json"
