@@ -242,12 +242,16 @@ def cmd_ablation(args: argparse.Namespace) -> int:
     return 0
 
 
+def _assist_protocol(config: AblationConfig) -> tuple:
+    """(domain, settings, episodes) of the assistance evaluation every row and reference shares."""
+    runs = episodes(EpisodeConfig(episodes=config.episodes))
+    return get_domain("gridworld"), AssistSettings(seeds=config.eval_seeds), runs
+
+
 def _reference_rows(config: AblationConfig) -> dict[str, dict]:
     """Speedup, KL and p(true goal) of the random and exact reasoners on the ablation's episodes: the
     floor and the ceiling a trained row sits between (planner only, about a second each)."""
-    domain = get_domain("gridworld")
-    settings = AssistSettings(seeds=config.eval_seeds)
-    runs = episodes(EpisodeConfig(episodes=config.episodes))
+    domain, settings, runs = _assist_protocol(config)
     references = {}
     for name in ("random", "exact"):
         metrics, _, _ = run_assist(
@@ -262,9 +266,7 @@ def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tup
     """(table rows, samples, summary per row): each row x seed trained into OUT/<row>/seed<k>/ (a
     finished run is reused and a cut one resumed: an ablation continued with --resume) and evaluated
     (the evaluation kept in OUT/<row>/seed<k>/assist-eval.json, reused while the read-out is the same)."""
-    domain = get_domain("gridworld")
-    settings = AssistSettings(seeds=config.eval_seeds)
-    runs = episodes(EpisodeConfig(episodes=config.episodes))
+    domain, settings, runs = _assist_protocol(config)
     table, samples, summary = [], [], {}
     for row in config.rows:
         n_particles = 1 if row == "single" else config.n_particles
@@ -286,8 +288,9 @@ def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tup
                 train_ssrl(run)
             read_out = {k: getattr(config, k) for k in ("episodes", "eval_seeds", "temperature", "samples")}
             cached = folder / "assist-eval.json"  # an evaluation outlives a cut ablation, as training does
-            if cached.is_file() and json.loads(cached.read_text())["read_out"] == read_out:
-                metrics, rows = (json.loads(cached.read_text())[k] for k in ("metrics", "rows"))
+            kept = json.loads(cached.read_text()) if cached.is_file() else {}
+            if kept.get("read_out") == read_out:
+                metrics, rows = kept["metrics"], kept["rows"]
             else:
                 trained = json.loads((folder / "ssrl_config.json").read_text())  # decode as the model was trained
                 backend = load_backend(str(folder / "final"))
