@@ -1,6 +1,8 @@
 """The assistance benchmark's runs, shared by every domain's ``assist`` verb: each reasoner gets
 ``OUT/<reasoner>/`` (samples streamed to ``samples.jsonl`` as the episodes run, then
-``results.json``), one row of the printed table and one line of the Fig. 5 plot."""
+``results.json``), one row of the printed table and one line of the Fig. 5 plot. When ``exact`` runs
+beside others, each of them also gets its share of exact's speedup on the same runs
+(``OUT/share_of_exact.json``, column ``of_exact``)."""
 
 from __future__ import annotations
 
@@ -9,12 +11,14 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import numpy as np
+
 from mindzero.core.outputs import OutputFolder
-from mindzero.core.results import read_json, write_results
+from mindzero.core.results import atomic_write_text, dumps_json, read_json, read_jsonl, write_results
 from mindzero.domains.base import Domain
 from mindzero.inference.base import Reasoner
 from mindzero.report.plots import plot_goal_accuracy
-from mindzero.tasks.assist import AssistSettings, AssistTotals, assist_samples
+from mindzero.tasks.assist import AssistSettings, AssistTotals, assist_samples, share_of
 
 HEADER = [
     "reasoner",
@@ -27,6 +31,7 @@ HEADER = [
     "KL_exact",
     "parse_fail",
     "TFLOPs/dec",
+    "of_exact",
 ]
 
 
@@ -34,8 +39,9 @@ def _fmt(value: object, spec: str) -> str:
     return "-" if value is None else format(value, spec)
 
 
-def table_row(name: str, metrics: dict) -> list[str]:
-    """One printed row; ``-`` for what the run did not measure (KL uncalibrated, costs of non-LLMs)."""
+def table_row(name: str, metrics: dict, share: dict | None = None) -> list[str]:
+    """One printed row; ``-`` for what the run did not measure (KL uncalibrated, costs of non-LLMs,
+    the share of exact's speedup when exact did not run)."""
     return [
         name,
         f"{metrics['speedup_mean']:+.3f} ± {metrics['speedup_stderr']:.3f}",
@@ -47,6 +53,7 @@ def table_row(name: str, metrics: dict) -> list[str]:
         _fmt(metrics["kl_to_exact_mean"], ".2f"),
         _fmt(metrics.get("parse_failure_rate"), ".2f"),
         _fmt(metrics.get("tflops_per_decision"), ".3g"),
+        "-" if share is None else f"{share['share']:.2f} ± {share['stderr']:.2f}",
     ]
 
 
@@ -60,14 +67,38 @@ def run_reasoners(
 ) -> tuple[list[list[str]], Path]:
     """Run every reasoner (``factories``: name -> reasoner for a seed); (table rows, Fig. 5 plot).
     Each reasoner's record is the command's ``config`` with ``reasoner`` set to that name."""
-    rows, curves = [], {}
+    metrics, curves = {}, {}
     for name, make in factories.items():
         record = dataclasses.asdict(dataclasses.replace(config, reasoner=name))
         sub = name if len(factories) > 1 else "."
-        metrics, curves[name] = assist_reasoner(domain, runs, settings, make, folder, sub, record)
-        rows.append(table_row(name, metrics))
+        metrics[name], curves[name] = assist_reasoner(domain, runs, settings, make, folder, sub, record)
+    shares = shares_of_exact(folder.path, list(factories))
+    rows = [table_row(name, metrics[name], shares.get(name)) for name in factories]
     title = f"{domain.name} online goal inference"
     return rows, plot_goal_accuracy(curves, folder.path / "goal_accuracy.png", title, domain.goal_metric)
+
+
+def shares_of_exact(out: Path, names: list[str]) -> dict[str, dict]:
+    """Each reasoner's share of exact's speedup on the same (episode, seed) runs, with its paired
+    standard error (:func:`share_of`), written to ``OUT/share_of_exact.json``; empty without exact,
+    with fewer than two runs, or where exact's mean speedup is 0."""
+    if "exact" not in names or len(names) < 2:
+        return {}
+    speedups = {}
+    for name in names:
+        samples = read_jsonl(out / name / "samples.jsonl")
+        speedups[name] = {(s["episode_id"], s["seed"]): s["speedup"] for s in samples}
+    exact = speedups["exact"]
+    if len(exact) < 2 or not np.mean(list(exact.values())):
+        return {}
+    shares = {}
+    for name in names:
+        if name != "exact":
+            runs = sorted(exact)
+            share, err = share_of([speedups[name][r] for r in runs], [exact[r] for r in runs])
+            shares[name] = {"share": share, "stderr": err, "runs": len(runs)}
+    atomic_write_text(out / "share_of_exact.json", dumps_json(shares))
+    return shares
 
 
 def assist_reasoner(

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from mindzero.cli import main
+from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.results import read_jsonl
 from mindzero.domains import get_domain
@@ -26,7 +27,7 @@ from mindzero.envs.gridworld.episodes import generate_episode, rollout_alone
 from mindzero.envs.gridworld.human import HumanModel
 from mindzero.envs.gridworld.world import ACTION_NAMES, Observation
 from mindzero.inference.gridworld import ExactGoalInference, role_joint
-from mindzero.tasks.assist import AssistSettings, run_assist, run_episode
+from mindzero.tasks.assist import AssistSettings, run_assist, run_episode, share_of
 from mindzero.tasks.qa import evaluate_qa
 
 DOMAIN = get_domain("gridworld")
@@ -115,6 +116,35 @@ def test_cli_assist_writes_results_and_is_deterministic(tmp_path, capsys):
     assert results["config"]["seeds"] == [1, 2] and results["mindzero_version"]
     assert len(results["goal_accuracy_curve"]) == 10
     assert (tmp_path / "a" / "goal_accuracy.png").stat().st_size > 1000
+
+
+def test_share_of_exact_is_paired_and_matches_a_bootstrap():
+    """The share's delta-method stderr agrees with a paired bootstrap, and pairing removes the
+    difficulty both reasoners share: far below the stderr the two means would have apart."""
+    rng = np.random.default_rng(0)
+    difficulty = rng.gamma(2.0, 0.1, size=400)
+    exact = difficulty + rng.normal(0, 0.02, 400)
+    model = 0.6 * difficulty + rng.normal(0, 0.02, 400)
+    share, err = share_of(model, exact)
+    assert abs(share - 0.6) < 0.02
+    boots = [model[i].mean() / exact[i].mean() for i in rng.integers(0, 400, size=(2000, 400))]
+    assert abs(err - np.std(boots)) < 0.15 * err
+    unpaired = share * np.hypot(model.std() / model.mean(), exact.std() / exact.mean()) / np.sqrt(400)
+    assert err < unpaired / 3
+    with pytest.raises(UserError, match="same runs"):
+        share_of(model[:3], exact[:4])
+
+
+def test_cli_assist_reports_each_reasoners_share_of_exact(tmp_path, capsys):
+    out = tmp_path / "a"
+    args = ["gridworld", "assist", "--reasoner", "random,exact,oracle", "--episodes", "4", "--seeds", "1,2"]
+    assert main([*args, "--out", str(out)]) == 0
+    table = capsys.readouterr().out
+    shares = json.loads((out / "share_of_exact.json").read_text())
+    assert set(shares) == {"random", "oracle"} and shares["oracle"]["runs"] == 8
+    speedups = {n: [r["speedup"] for r in read_jsonl(out / n / "samples.jsonl")] for n in ("oracle", "exact")}
+    assert shares["oracle"]["share"] == pytest.approx(np.mean(speedups["oracle"]) / np.mean(speedups["exact"]))
+    assert "of_exact" in table and f"{shares['oracle']['share']:.2f} ± " in table
 
 
 def test_cli_config_file_and_flag_precedence(tmp_path):
