@@ -11,8 +11,6 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import numpy as np
-
 from mindzero.core.outputs import OutputFolder
 from mindzero.core.results import atomic_write_text, dumps_json, read_json, read_jsonl, write_results
 from mindzero.domains.base import Domain
@@ -80,23 +78,20 @@ def run_reasoners(
 
 def shares_of_exact(out: Path, names: list[str]) -> dict[str, dict]:
     """Each reasoner's share of exact's speedup on the same (episode, seed) runs, with its paired
-    standard error (:func:`share_of`), written to ``OUT/share_of_exact.json``; empty without exact,
-    with fewer than two runs, or where exact's mean speedup is 0."""
+    standard error (:func:`share_of`), written to ``OUT/share_of_exact.json``; empty without exact
+    or where the share is undefined."""
     if "exact" not in names or len(names) < 2:
         return {}
     speedups = {}
     for name in names:
         samples = read_jsonl(out / name / "samples.jsonl")
         speedups[name] = {(s["episode_id"], s["seed"]): s["speedup"] for s in samples}
-    exact = speedups["exact"]
-    if len(exact) < 2 or not np.mean(list(exact.values())):
-        return {}
+    exact = speedups.pop("exact")
     shares = {}
-    for name in names:
-        if name != "exact":
-            runs = sorted(exact)
-            share, err = share_of([speedups[name][r] for r in runs], [exact[r] for r in runs])
-            shares[name] = {"share": share, "stderr": err, "runs": len(runs)}
+    for name, runs in speedups.items():
+        share = share_of([runs[r] for r in exact], list(exact.values()))
+        if share is not None:
+            shares[name] = {"share": share[0], "stderr": share[1], "runs": len(exact)}
     atomic_write_text(out / "share_of_exact.json", dumps_json(shares))
     return shares
 

@@ -21,7 +21,7 @@ from mindzero.inference.llm import LLMReasoner, LLMSettings
 from mindzero.llm import load_backend
 from mindzero.report.plots import plot_ablation, plot_learning_curves
 from mindzero.report.tables import format_table
-from mindzero.tasks.assist import AssistSettings, run_assist, stderr
+from mindzero.tasks.assist import AssistSettings, run_assist, share_of, stderr
 from mindzero.train.base import checkpoints, read_log
 from mindzero.train.format_sft import FormatSFTConfig, train_format_sft
 from mindzero.train.pbm import PBMConfig, train_pbm
@@ -230,14 +230,18 @@ def cmd_ablation(args: argparse.Namespace) -> int:
     LLMSettings(temperature=config.temperature, samples=config.samples)  # so does a bad read-out
     folder = claim_out(config.out, "train ablation", config, args.overwrite, args.resume)
     with folder.run():
-        table, samples, summary = _ablation_rows(config, recipe, folder.path)
-        references = _reference_rows(config)
+        samples, summary = _ablation_rows(config, recipe, folder.path)
+        references, exact_speedups = _reference_rows(config)
+        for row, metrics in summary.items():  # each row's share of exact's speedup, paired run by run
+            runs = [s for s in samples if s["row"] == row]
+            metrics.update(_share([s["speedup"] for s in runs], [exact_speedups[_run_key(s)] for s in runs]))
         extra = {"references": references}
         path = write_results(folder.path, "gridworld/ablation", dataclasses.asdict(config), summary, samples, extra)
         title = "SSRL reward ablations (paper Table 2, small scale)"
         plot = plot_ablation(summary, folder.path / "ablation.png", title, references)
+    table = [_table_row(row, m) for row, m in summary.items()]
     table += [_table_row(f"({name})", m) for name, m in references.items()]
-    print(format_table(["row", "speedup", "KL_exact", "p_true", "parse_fail", "TFLOPs/dec"], table))
+    print(format_table(["row", "speedup", "of_exact", "KL_exact", "p_true", "parse_fail", "TFLOPs/dec"], table))
     print(f"results: {path}  plot: {plot}")
     return 0
 
@@ -248,26 +252,42 @@ def _assist_protocol(config: AblationConfig) -> tuple:
     return get_domain("gridworld"), AssistSettings(seeds=config.eval_seeds), runs
 
 
-def _reference_rows(config: AblationConfig) -> dict[str, dict]:
-    """Speedup, KL and p(true goal) of the random and exact reasoners on the ablation's episodes: the
-    floor and the ceiling a trained row sits between (planner only, about a second each)."""
+def _run_key(sample: dict) -> tuple[str, int]:
+    """Which assistance run a sample is: its episode and agent seed (the same for every reasoner)."""
+    return sample["episode_id"], sample["seed"]
+
+
+def _share(speedups: list[float], exact: list[float]) -> dict:
+    """A row's share of exact's speedup on the same runs (:func:`share_of`; None where undefined)."""
+    share = share_of(speedups, exact)
+    return {"share_of_exact": share and share[0], "share_of_exact_stderr": share and share[1]}
+
+
+def _reference_rows(config: AblationConfig) -> tuple[dict[str, dict], dict[tuple[str, int], float]]:
+    """(speedup, KL, p(true goal) and share of exact's speedup of the random and exact reasoners on
+    the ablation's episodes — the floor and the ceiling a trained row sits between — and exact's
+    speedup per run, which each row's share is paired with). Planner only, about a second each."""
     domain, settings, runs = _assist_protocol(config)
-    references = {}
+    speedups, references = {}, {}
     for name in ("random", "exact"):
-        metrics, _, _ = run_assist(
+        metrics, samples, _ = run_assist(
             domain, runs, settings, lambda seed, name=name: domain.reasoner(name, seed, settings.human), label=name
         )
         keys = ("speedup_mean", "speedup_stderr", "kl_to_exact_mean", "true_goal_prob_mean")
         references[name] = {k: metrics[k] for k in keys}
-    return references
+        speedups[name] = {_run_key(s): s["speedup"] for s in samples}
+    exact = speedups["exact"]
+    for name, metrics in references.items():
+        metrics.update(_share([speedups[name][k] for k in exact], list(exact.values())))
+    return references, exact
 
 
-def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tuple[list[list[str]], list[dict], dict]:
-    """(table rows, samples, summary per row): each row x seed trained into OUT/<row>/seed<k>/ (a
+def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tuple[list[dict], dict]:
+    """(samples, summary per row): each row x seed trained into OUT/<row>/seed<k>/ (a
     finished run is reused and a cut one resumed: an ablation continued with --resume) and evaluated
     (the evaluation kept in OUT/<row>/seed<k>/assist-eval.json, reused while the read-out is the same)."""
     domain, settings, runs = _assist_protocol(config)
-    table, samples, summary = [], [], {}
+    samples, summary = [], {}
     for row in config.rows:
         n_particles = 1 if row == "single" else config.n_particles
         per_seed = []
@@ -317,13 +337,14 @@ def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tup
             "parse_failure_rate": float(np.mean([m["parse_failure_rate"] for m in per_seed])),
             "tflops_per_decision": float(np.mean([m["tflops_per_decision"] or 0.0 for m in per_seed])),
         }
-        table.append(_table_row(row, summary[row]))
-    return table, samples, summary
+    return samples, summary
 
 
 def _table_row(name: str, m: dict) -> list[str]:
     """One line of the ablation table; a reference reasoner has no parse failures or model cost ("-")."""
-    cells = [name, f"{m['speedup_mean']:+.3f} ± {m['speedup_stderr']:.3f}", f"{m['kl_to_exact_mean']:.2f}"]
+    cells = [name, f"{m['speedup_mean']:+.3f} ± {m['speedup_stderr']:.3f}"]
+    share = "-" if m["share_of_exact"] is None else f"{m['share_of_exact']:.2f} ± {m['share_of_exact_stderr']:.2f}"
+    cells += [share, f"{m['kl_to_exact_mean']:.2f}"]
     cells.append(f"{m['true_goal_prob_mean']:.2f}")
     if "parse_failure_rate" not in m:
         return [*cells, "-", "-"]

@@ -182,15 +182,16 @@ def stderr(values: Iterable[float]) -> float:
     return mean.stderr()
 
 
-def share_of(speedups: Sequence[float], reference: Sequence[float]) -> tuple[float, float]:
+def share_of(speedups: Sequence[float], reference: Sequence[float]) -> tuple[float, float] | None:
     """(mean(speedups) / mean(reference), its standard error) over the same runs, paired: run i of
     both lists is the same episode and seed, so the difficulty they share cancels (delta method).
-    "Reaches 0.7 × exact's speedup" is this ratio, with ``reference`` exact's speedups."""
+    "Reaches 0.7 × exact's speedup" is this ratio, with ``reference`` exact's speedups. None where
+    it is undefined: fewer than two runs, or a reference mean of 0."""
     a, b = np.asarray(speedups, dtype=float), np.asarray(reference, dtype=float)
-    if a.shape != b.shape or len(a) < 2:
-        raise UserError(f"a paired share needs the same runs (two or more): got {len(a)} and {len(b)}")
-    if b.mean() == 0:
-        raise UserError("the reference's mean speedup is 0: a share of it is undefined")
+    if a.shape != b.shape:
+        raise UserError(f"a paired share needs the same runs: got {len(a)} and {len(b)}")
+    if len(a) < 2 or b.mean() == 0:
+        return None
     ratio = a.mean() / b.mean()
     residual = (a - ratio * b) / b.mean()  # the ratio's influence of each run
     return float(ratio), float(residual.std(ddof=1) / math.sqrt(len(a)))

@@ -133,6 +133,7 @@ def test_share_of_exact_is_paired_and_matches_a_bootstrap():
     assert err < unpaired / 3
     with pytest.raises(UserError, match="same runs"):
         share_of(model[:3], exact[:4])
+    assert share_of(model[:1], exact[:1]) is None and share_of(model[:5], np.zeros(5)) is None
 
 
 def test_cli_assist_reports_each_reasoners_share_of_exact(tmp_path, capsys):

@@ -343,7 +343,7 @@ def test_ablation_trains_every_row_from_the_recipe_and_evaluates_it(
     )
     out = tmp_path / "ablation"
     flags = ["--train-config", str(recipe), "--rows", "no-entropy,single", "--seeds", "3", "--max-steps", "1"]
-    flags += ["--n-particles", "2", "--episodes", "1", "--eval-seeds", "10", "--out", str(out)]
+    flags += ["--n-particles", "2", "--episodes", "1", "--eval-seeds", "10,20", "--out", str(out)]
     assert main(["train", "ablation", *flags]) == 0
     table = capsys.readouterr().out
     assert "no-entropy" in table and "single" in table
@@ -359,6 +359,10 @@ def test_ablation_trains_every_row_from_the_recipe_and_evaluates_it(
     assert references["exact"]["kl_to_exact_mean"] < 0.01 < references["random"]["kl_to_exact_mean"]  # KL floor
     assert references["exact"]["true_goal_prob_mean"] > references["random"]["true_goal_prob_mean"]
     assert all(0.0 <= m["parse_failure_rate"] <= 1.0 for m in results["metrics"].values())
+    single = [r["speedup"] for r in json.loads((out / "single" / "seed3" / "assist-eval.json").read_text())["rows"]]
+    share = results["metrics"]["single"]["share_of_exact"]  # paired with exact's speedup on the same two runs
+    assert len(single) == 2 and share == pytest.approx(sum(single) / 2 / references["exact"]["speedup_mean"])
+    assert references["exact"]["share_of_exact"] == 1.0 and f"{share:.2f} ± " in table
     stamp = (out / "single" / "seed3" / "final" / "config.json").stat().st_mtime_ns
     evaluation = out / "single" / "seed3" / "assist-eval.json"
     kept = json.loads(evaluation.read_text())
