@@ -177,6 +177,10 @@ def test_letter_form_names_objects_by_their_prompt_letter():
         ("A B 1.5 ; B C 0.5", "above 1"),
         ("A B 0.5", "1 particles, asked for 2"),
         ("A B 0.5 ; B C", "invalid JSON"),
+        # the junk a policy paid for its own entropy wrote before every answer (docs/ssrl.md): Python's
+        # \s takes these control characters as whitespace, the letter form takes plain spaces only
+        ("\x1f\x0b\x0c\t\rA B 0.5 ; B C 0.5", "invalid JSON"),
+        ("A\tB 0.5 ; B C 0.5", "invalid JSON"),
     ]:
         result = parse_goal_particles(bad, objects, n_particles=2)
         assert not result.ok and reason in result.reason, (bad, result.reason)

@@ -148,8 +148,11 @@ def _goals(text: str, index: tuple[_Index, _Pairs], n_particles: int | None, p_f
 
 #: Object letters of the letter form: the k-th object of a scene is ``OBJECT_LETTERS[k]``.
 OBJECT_LETTERS = string.ascii_uppercase
-_PARTICLE = r"\s*([A-Z])\s+([A-Z])\s+(\d+(?:\.\d*)?|\.\d+)\s*"
-_LETTER_FORM = re.compile(rf"{_PARTICLE}(?:;{_PARTICLE})*;?\s*")
+#: Separated by plain spaces only: ``\s`` would also take tabs, form feeds and the control
+#: characters \x1c-\x1f, which a policy paid for its own entropy learned to write before every
+#: answer (free varied spellings of one answer, docs/ssrl.md).
+_PARTICLE = r" *([A-Z]) +([A-Z]) +(\d+(?:\.\d*)?|\.\d+) *"
+_LETTER_FORM = re.compile(rf"{_PARTICLE}(?:;{_PARTICLE})*;? *")
 _LETTER_PARTICLE = re.compile(_PARTICLE)
 
 
