@@ -16,7 +16,7 @@ from mindzero.core.results import atomic_write_text, dumps_json, read_json, read
 from mindzero.domains.base import Domain
 from mindzero.inference.base import Reasoner
 from mindzero.report.plots import plot_goal_accuracy
-from mindzero.tasks.assist import AssistSettings, AssistTotals, assist_samples, share_of
+from mindzero.tasks.assist import AssistSettings, AssistTotals, assist_samples, run_key, share_of
 
 HEADER = [
     "reasoner",
@@ -85,7 +85,7 @@ def shares_of_exact(out: Path, names: list[str]) -> dict[str, dict]:
     speedups = {}
     for name in names:
         samples = read_jsonl(out / name / "samples.jsonl")
-        speedups[name] = {(s["episode_id"], s["seed"]): s["speedup"] for s in samples}
+        speedups[name] = {run_key(s): s["speedup"] for s in samples}
     exact = speedups.pop("exact")
     shares = {}
     for name, runs in speedups.items():

@@ -21,7 +21,7 @@ from mindzero.inference.llm import LLMReasoner, LLMSettings
 from mindzero.llm import load_backend
 from mindzero.report.plots import plot_ablation, plot_learning_curves
 from mindzero.report.tables import format_table
-from mindzero.tasks.assist import AssistSettings, run_assist, share_of, stderr
+from mindzero.tasks.assist import AssistSettings, run_assist, run_key, share_of, stderr
 from mindzero.train.base import checkpoints, read_log
 from mindzero.train.format_sft import FormatSFTConfig, train_format_sft
 from mindzero.train.pbm import PBMConfig, train_pbm
@@ -234,7 +234,7 @@ def cmd_ablation(args: argparse.Namespace) -> int:
         references, exact_speedups = _reference_rows(config)
         for row, metrics in summary.items():  # each row's share of exact's speedup, paired run by run
             runs = [s for s in samples if s["row"] == row]
-            metrics.update(_share([s["speedup"] for s in runs], [exact_speedups[_run_key(s)] for s in runs]))
+            metrics.update(_share([s["speedup"] for s in runs], [exact_speedups[run_key(s)] for s in runs]))
         extra = {"references": references}
         path = write_results(folder.path, "gridworld/ablation", dataclasses.asdict(config), summary, samples, extra)
         title = "SSRL reward ablations (paper Table 2, small scale)"
@@ -250,11 +250,6 @@ def _assist_protocol(config: AblationConfig) -> tuple:
     """(domain, settings, episodes) of the assistance evaluation every row and reference shares."""
     runs = episodes(EpisodeConfig(episodes=config.episodes))
     return get_domain("gridworld"), AssistSettings(seeds=config.eval_seeds), runs
-
-
-def _run_key(sample: dict) -> tuple[str, int]:
-    """Which assistance run a sample is: its episode and agent seed (the same for every reasoner)."""
-    return sample["episode_id"], sample["seed"]
 
 
 def _share(speedups: list[float], exact: list[float]) -> dict:
@@ -275,7 +270,7 @@ def _reference_rows(config: AblationConfig) -> tuple[dict[str, dict], dict[tuple
         )
         keys = ("speedup_mean", "speedup_stderr", "kl_to_exact_mean", "true_goal_prob_mean")
         references[name] = {k: metrics[k] for k in keys}
-        speedups[name] = {_run_key(s): s["speedup"] for s in samples}
+        speedups[name] = {run_key(s): s["speedup"] for s in samples}
     exact = speedups["exact"]
     for name, metrics in references.items():
         metrics.update(_share([speedups[name][k] for k in exact], list(exact.values())))

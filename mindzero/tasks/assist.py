@@ -182,6 +182,11 @@ def stderr(values: Iterable[float]) -> float:
     return mean.stderr()
 
 
+def run_key(sample: dict) -> tuple[str, int]:
+    """Which assistance run a sample is: its episode and agent seed (the same for every reasoner)."""
+    return sample["episode_id"], sample["seed"]
+
+
 def share_of(speedups: Sequence[float], reference: Sequence[float]) -> tuple[float, float] | None:
     """(mean(speedups) / mean(reference), its standard error) over the same runs, paired: run i of
     both lists is the same episode and seed, so the difficulty they share cancels (delta method).
