@@ -16,7 +16,7 @@ from mindzero.core.results import atomic_write_text, dumps_json, read_json, read
 from mindzero.domains.base import Domain
 from mindzero.inference.base import Reasoner
 from mindzero.report.plots import plot_goal_accuracy
-from mindzero.tasks.assist import AssistSettings, AssistTotals, assist_samples, run_key, share_of
+from mindzero.tasks.assist import AssistSettings, AssistTotals, assist_samples, paired_share
 
 HEADER = [
     "reasoner",
@@ -82,14 +82,10 @@ def shares_of_exact(out: Path, names: list[str]) -> dict[str, dict]:
     or where the share is undefined."""
     if "exact" not in names or len(names) < 2:
         return {}
-    speedups = {}
-    for name in names:
-        samples = read_jsonl(out / name / "samples.jsonl")
-        speedups[name] = {run_key(s): s["speedup"] for s in samples}
-    exact = speedups.pop("exact")
+    exact = read_jsonl(out / "exact" / "samples.jsonl")
     shares = {}
-    for name, runs in speedups.items():
-        share = share_of([runs[r] for r in exact], list(exact.values()))
+    for name in names:
+        share = None if name == "exact" else paired_share(read_jsonl(out / name / "samples.jsonl"), exact)
         if share is not None:
             shares[name] = {"share": share[0], "stderr": share[1], "runs": len(exact)}
     atomic_write_text(out / "share_of_exact.json", dumps_json(shares))

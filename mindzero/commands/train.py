@@ -21,7 +21,7 @@ from mindzero.inference.llm import LLMReasoner, LLMSettings
 from mindzero.llm import load_backend
 from mindzero.report.plots import plot_ablation, plot_learning_curves
 from mindzero.report.tables import format_table
-from mindzero.tasks.assist import AssistSettings, run_assist, run_key, share_of, stderr
+from mindzero.tasks.assist import AssistSettings, paired_share, run_assist, stderr
 from mindzero.train.base import checkpoints, read_log
 from mindzero.train.format_sft import FormatSFTConfig, train_format_sft
 from mindzero.train.pbm import PBMConfig, train_pbm
@@ -231,10 +231,9 @@ def cmd_ablation(args: argparse.Namespace) -> int:
     folder = claim_out(config.out, "train ablation", config, args.overwrite, args.resume)
     with folder.run():
         samples, summary = _ablation_rows(config, recipe, folder.path)
-        references, exact_speedups = _reference_rows(config)
+        references, exact = _reference_rows(config)
         for row, metrics in summary.items():  # each row's share of exact's speedup, paired run by run
-            runs = [s for s in samples if s["row"] == row]
-            metrics.update(_share([s["speedup"] for s in runs], [exact_speedups[run_key(s)] for s in runs]))
+            metrics.update(_share([s for s in samples if s["row"] == row], exact))
         extra = {"references": references}
         path = write_results(folder.path, "gridworld/ablation", dataclasses.asdict(config), summary, samples, extra)
         title = "SSRL reward ablations (paper Table 2, small scale)"
@@ -252,29 +251,28 @@ def _assist_protocol(config: AblationConfig) -> tuple:
     return get_domain("gridworld"), AssistSettings(seeds=config.eval_seeds), runs
 
 
-def _share(speedups: list[float], exact: list[float]) -> dict:
-    """A row's share of exact's speedup on the same runs (:func:`share_of`; None where undefined)."""
-    share = share_of(speedups, exact)
+def _share(samples: list[dict], exact: list[dict]) -> dict:
+    """A row's share of exact's speedup on the same runs (:func:`paired_share`; None where undefined)."""
+    share = paired_share(samples, exact)
     return {"share_of_exact": share and share[0], "share_of_exact_stderr": share and share[1]}
 
 
-def _reference_rows(config: AblationConfig) -> tuple[dict[str, dict], dict[tuple[str, int], float]]:
+def _reference_rows(config: AblationConfig) -> tuple[dict[str, dict], list[dict]]:
     """(speedup, KL, p(true goal) and share of exact's speedup of the random and exact reasoners on
     the ablation's episodes — the floor and the ceiling a trained row sits between — and exact's
-    speedup per run, which each row's share is paired with). Planner only, about a second each."""
+    run samples, which each row's share is paired with). Planner only, about a second each."""
     domain, settings, runs = _assist_protocol(config)
-    speedups, references = {}, {}
+    runs_of, references = {}, {}
     for name in ("random", "exact"):
         metrics, samples, _ = run_assist(
             domain, runs, settings, lambda seed, name=name: domain.reasoner(name, seed, settings.human), label=name
         )
         keys = ("speedup_mean", "speedup_stderr", "kl_to_exact_mean", "true_goal_prob_mean")
         references[name] = {k: metrics[k] for k in keys}
-        speedups[name] = {run_key(s): s["speedup"] for s in samples}
-    exact = speedups["exact"]
+        runs_of[name] = samples
     for name, metrics in references.items():
-        metrics.update(_share([speedups[name][k] for k in exact], list(exact.values())))
-    return references, exact
+        metrics.update(_share(runs_of[name], runs_of["exact"]))
+    return references, runs_of["exact"]
 
 
 def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tuple[list[dict], dict]:

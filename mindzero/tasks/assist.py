@@ -182,11 +182,6 @@ def stderr(values: Iterable[float]) -> float:
     return mean.stderr()
 
 
-def run_key(sample: dict) -> tuple[str, int]:
-    """Which assistance run a sample is: its episode and agent seed (the same for every reasoner)."""
-    return sample["episode_id"], sample["seed"]
-
-
 def share_of(speedups: Sequence[float], reference: Sequence[float]) -> tuple[float, float] | None:
     """(mean(speedups) / mean(reference), its standard error) over the same runs, paired: run i of
     both lists is the same episode and seed, so the difficulty they share cancels (delta method).
@@ -200,6 +195,13 @@ def share_of(speedups: Sequence[float], reference: Sequence[float]) -> tuple[flo
     ratio = a.mean() / b.mean()
     residual = (a - ratio * b) / b.mean()  # the ratio's influence of each run
     return float(ratio), float(residual.std(ddof=1) / math.sqrt(len(a)))
+
+
+def paired_share(samples: Sequence[dict], reference: Sequence[dict]) -> tuple[float, float] | None:
+    """:func:`share_of` for run samples, each paired with the ``reference`` sample of the same episode
+    and agent seed (several samples may share one reference run: one per training seed)."""
+    by_run = {(r["episode_id"], r["seed"]): r["speedup"] for r in reference}
+    return share_of([s["speedup"] for s in samples], [by_run[s["episode_id"], s["seed"]] for s in samples])
 
 
 #: Per-run sample fields averaged into ``metrics[name]``.
