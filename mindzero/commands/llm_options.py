@@ -47,7 +47,7 @@ class LLMOptions(ModelOptions):
     prompt_style: str = field(
         default="compact",
         metadata={
-            "help": "compact (short, CPU) | full (paper transcript) | relative (gridworld, scratch models)",
+            "help": "compact (short, CPU) | full (paper transcript) | relative or anchored (gridworld, scratch models)",
             "choices": ALL_PROMPT_STYLES,
         },
     )

@@ -63,7 +63,8 @@ class FormatSFTConfig(TrainConfig):
     every: int = field(default=2, metadata={"help": "keep every k-th timestep of each episode", "ge": 1})
     n_particles: int = field(default=1, metadata={"help": "particles per prompt (as in train ssrl)", "ge": 1})
     prompt_style: str = field(
-        default="compact", metadata={"help": "full (paper transcript) | compact (CPU) | relative (scratch models)"}
+        default="compact",
+        metadata={"help": "full (paper transcript) | compact (CPU) | relative or anchored (scratch models)"},
     )
     max_steps: int = field(default=40, metadata={"help": "optimizer steps", "ge": 1})
     batch_size: int = field(default=4, metadata={"help": "rows per optimizer step", "ge": 1})

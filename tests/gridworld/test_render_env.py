@@ -18,6 +18,7 @@ from mindzero.envs.gridworld.render import (
     HUMAN_RGB,
     OBJECT_RGB,
     OBSTACLE_RGB,
+    anchored_view,
     distance_view,
     pixel_center,
     render_ascii,
@@ -279,3 +280,27 @@ def test_distance_view_counts_moves_gained_toward_each_object(layout):
         assert d == layout.distance[cell, states[-1].human]
         assert gained == layout.distance[cell, states[0].human] - d
     assert views[2][1] == 2 and views[0][1] == 0  # one move away from the red square, one towards it
+
+
+def test_anchored_view_measures_progress_from_the_last_pick_and_distances_from_the_start(layout):
+    """``d g s``: distance now, moves gained since the pick (since the start before it), distance
+    at the start — the numbers that tell a carried object's partner from the window's progress."""
+    states = [WorldState.initial(layout)]
+    walk = (Action.DOWN, Action.RIGHT, Action.PICK, Action.RIGHT, Action.DOWN, Action.DOWN)  # star to the circle
+    for action in walk:
+        states.append(step(layout, states[-1], action, Action.STAY))
+    assert states[-1].human_carry == 2
+    first, pick_cell, now = states[0], states[3].human, states[-1]
+
+    def numbers(states):
+        return [tuple(map(int, v.split())) for v in anchored_view(layout, states, range(3))]
+
+    for k, (d, gained, start) in enumerate(numbers(states)):
+        assert d == layout.distance[now.objects[k], now.human]
+        assert gained == layout.distance[now.objects[k], pick_cell] - d
+        assert start == layout.distance[first.objects[k], first.human]
+    circle_since_start = layout.distance[now.objects[1], first.human] - layout.distance[now.objects[1], now.human]
+    assert numbers(states)[1][1] == 1 != circle_since_start  # anchored at the pick, not the start
+    before_pick = numbers(states[:3])  # no pick yet: gained since the start
+    for k, (d, gained, _) in enumerate(before_pick):
+        assert gained == layout.distance[states[2].objects[k], first.human] - d

@@ -36,7 +36,8 @@ def test_scratch_tokenizer_round_trips_every_generated_text(tmp_path: Path) -> N
 
     build_scratch_model(tmp_path / "m", _texts("assist", "relative", 0) + _texts("qa", "relative", 0), vocab_size=600)
     tokenizer = AutoTokenizer.from_pretrained(tmp_path / "m")
-    unseen = [t for task in ("qa", "assist") for style in ("relative", "compact") for t in _texts(task, style, 7)]
+    styles = ("relative", "anchored", "compact")
+    unseen = [t for task in ("qa", "assist") for style in styles for t in _texts(task, style, 7)]
     for text in unseen:  # other episodes, and a prompt style the tokenizer was not trained on
         assert tokenizer.decode(tokenizer(text).input_ids) == text
     particle = _texts("assist", "relative", 3, n_particles=1)[1]

@@ -173,7 +173,7 @@ def test_qa_answerer_generate_and_score(scripted, qa_row) -> None:
     assert metrics["tokens_per_decision"] == 26  # two continuations of 3 tokens after a 10-token prompt
 
 
-@pytest.mark.parametrize("style", ["relative", "compact"])
+@pytest.mark.parametrize("style", ["relative", "anchored", "compact"])
 def test_hypothesis_texts_name_their_pair_in_the_form_a_model_writes(style) -> None:
     from mindzero.domains.gridworld.ssrl import particle_form
 

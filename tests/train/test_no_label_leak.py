@@ -23,7 +23,7 @@ def _permute(rows: list[dict], keys: tuple[str, ...], seed: int) -> list[dict]:
     return [{**row, **{k: rows[int(j)][k] for k in keys}} for row, j in zip(rows, order)]
 
 
-@pytest.mark.parametrize("style", ["compact", "relative"])
+@pytest.mark.parametrize("style", ["compact", "relative", "anchored"])
 def test_assist_batches_ignore_the_true_goal(monkeypatch, style) -> None:
     config = resolve_config(SSRLConfig(task="assist", train_episodes=6, every=3, n_particles=8, prompt_style=style))
     original = gridworld_ssrl.assist_rows

@@ -33,7 +33,7 @@ from mindzero.core.results import read_jsonl
 from mindzero.envs.gridworld.episodes import Episode, generate_episode, rollout_alone
 from mindzero.envs.gridworld.human import HumanModel, human_first_object
 from mindzero.envs.gridworld.layout import COLORS, SHAPES, parse_layout
-from mindzero.envs.gridworld.render import path_window, relative_view, render_rgb, save_png, transcript
+from mindzero.envs.gridworld.render import anchored_view, path_window, relative_view, render_rgb, save_png, transcript
 from mindzero.envs.gridworld.world import ACTION_NAMES, Action, Observation, WorldState, step
 from mindzero.inference.base import Reasoner
 from mindzero.inference.gridworld import ExactGoalInference, role_joint
@@ -48,7 +48,9 @@ ANSWER_INSTRUCTION = "Answer with (a) or (b) only."
 DATA_HUMAN = HumanParams(epsilon=0.0)
 #: How prompts show an episode: the paper's transcript, short prose for SmolLM2-size models, or
 #: relative offsets for small models trained from scratch (see :func:`qa_prompt`).
-PROMPT_STYLES = ("full", "compact", "relative")
+PROMPT_STYLES = ("full", "compact", "relative", "anchored")
+#: styles for models trained from scratch: per-object numbers, particles answered as letters.
+LETTER_STYLES = ("relative", "anchored")
 
 
 #: The fields of a question row (``train.jsonl``, ``test.jsonl``) that answering it reads.
@@ -296,7 +298,8 @@ def qa_prompt(row: dict, style: str = "full") -> str:
     it holds and the question (about 130 tokens with a chat template, so a 135 M model trains on 2
     CPU cores); ``relative`` = question type, holding flag and the offsets of the given object and
     of each option from the human now and from where its recent path began (about 20 words: what
-    a small model trained from scratch learns in minutes)."""
+    a small model trained from scratch learns in minutes); ``anchored`` = the same with
+    :func:`~mindzero.envs.gridworld.render.anchored_view`'s distances instead of offsets."""
     if style == "full":
         if "prompt" not in row:
             add_prompt(row, None)
@@ -305,10 +308,11 @@ def qa_prompt(row: dict, style: str = "full") -> str:
         raise UserError(f"unknown prompt style {style!r}; use one of {', '.join(PROMPT_STYLES)}")
     episode, states, actions = replay(row)
     now = states[-1]
-    if style == "relative":
+    if style in LETTER_STYLES:
         given = row["given_object"]
         options = [g[0] if g[1] == given else g[1] for g in row["choice_goals"]]
-        given_view, *option_views = relative_view(episode.layout, states, [given, *options])
+        view = anchored_view if style == "anchored" else relative_view
+        given_view, *option_views = view(episode.layout, states, [given, *options])
         hold = int(now.human_carry >= 0)
         return f"q{row['question_type']} h{hold} g {given_view} a {option_views[0]} b {option_views[1]}"
     path = path_window(episode.layout, states)

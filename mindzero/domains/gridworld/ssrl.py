@@ -29,11 +29,11 @@ from mindzero.domains.gridworld.hypotheses import (
     parse_goal_particles,
     particles_schema,
 )
-from mindzero.domains.gridworld.qa import DATA_HUMAN, PROMPT_STYLES, build_split, qa_prompt
+from mindzero.domains.gridworld.qa import DATA_HUMAN, LETTER_STYLES, PROMPT_STYLES, build_split, qa_prompt
 from mindzero.envs.gridworld.episodes import Episode, generate_episodes, rollout_alone
 from mindzero.envs.gridworld.human import HumanModel, human_roles
 from mindzero.envs.gridworld.layout import Layout, parse_layout
-from mindzero.envs.gridworld.render import distance_view, transcript
+from mindzero.envs.gridworld.render import anchored_view, distance_view, transcript
 from mindzero.envs.gridworld.world import ACTION_NAMES, Action, WorldState, goal_pairs, step
 
 #: Per-step probability floor (log ≈ −13.8): an action impossible under a goal costs a lot but
@@ -109,13 +109,17 @@ def compact_observation(layout: Layout, states: Sequence[WorldState], actions: S
     return f"Objects: {objects}.\nHuman path: {path}.\nHuman holds: {holding} (picks so far: {picks})."
 
 
-def relative_observation(layout: Layout, states: Sequence[WorldState], actions: Sequence[int]) -> str:
+def relative_observation(
+    layout: Layout, states: Sequence[WorldState], actions: Sequence[int], style: str = "relative"
+) -> str:
     """For small models trained from scratch: holding flag, picks so far, then per object its
-    letter (named in letter-form answers), distance and progress (:func:`distance_view`) and where
-    it is (g ground, h human, r helper). Colours and shapes are left out: letters name objects."""
+    letter (named in letter-form answers), its numbers — :func:`distance_view` for ``relative``,
+    :func:`anchored_view` for ``anchored`` — and where it is (g ground, h human, r helper).
+    Colours and shapes are left out: letters name objects."""
     now = states[-1]
     where = ["h" if k == now.human_carry else "r" if k == now.helper_carry else "g" for k in range(len(layout.objects))]
-    views = distance_view(layout, states, range(len(layout.objects)))
+    view = anchored_view if style == "anchored" else distance_view
+    views = view(layout, states, range(len(layout.objects)))
     objects = " ; ".join(f"{letter} {v} {w}" for letter, v, w in zip(OBJECT_LETTERS, views, where))
     return f"h{int(now.human_carry >= 0)} p{sum(a == Action.PICK for a in actions)} | {objects}"
 
@@ -124,10 +128,11 @@ def assist_prompt(
     layout: Layout, states: Sequence[WorldState], actions: Sequence[int], n_particles: int, style: str = "full"
 ) -> str:
     """The assistance prompt: ``full`` = paper Figs. 7 + 11; ``compact`` = short, for CPU models;
-    ``relative`` = offsets and the number of particles asked for, for models trained from scratch
-    (answered in the letter form, see :mod:`~mindzero.domains.gridworld.hypotheses`)."""
-    if style == "relative":
-        return f"{relative_observation(layout, states, actions)} | n{n_particles}"
+    ``relative`` / ``anchored`` = per-object distances and the number of particles asked for, for
+    models trained from scratch (answered in the letter form, see
+    :mod:`~mindzero.domains.gridworld.hypotheses`)."""
+    if style in LETTER_STYLES:
+        return f"{relative_observation(layout, states, actions, style)} | n{n_particles}"
     if style == "full":
         body = transcript(layout, states, actions)
     elif style == "compact":
@@ -138,8 +143,8 @@ def assist_prompt(
 
 
 def particle_form(style: str) -> str:
-    """How answers to prompts of this style write particles: ``letters`` for ``relative``, else ``json``."""
-    return "letters" if style == "relative" else "json"
+    """How answers to prompts of this style write particles: ``letters`` for :data:`LETTER_STYLES`, else ``json``."""
+    return "letters" if style in LETTER_STYLES else "json"
 
 
 def assist_rows(config: TrainData, human: HumanParams = DATA_HUMAN) -> list[dict]:
