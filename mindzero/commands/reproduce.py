@@ -81,7 +81,7 @@ CPU_STEPS = (
     Step(
         "qa-cpu-tiny",
         ("gridworld", "qa-eval", "--data", "{root}/qa-data/test.jsonl", "--reasoner", "llm")
-        + ("--model", "{root}/ssrl-qa-tiny/final", "--prompt-style", "relative", "--max-new-tokens", "4")
+        + ("--model", "{root}/ssrl-qa-tiny/final", "--prompt-style", "anchored", "--max-new-tokens", "4")
         + ("--out", "{out}"),
         1.0,
     ),

@@ -202,7 +202,8 @@ def test_presets_fill_only_unset_options() -> None:
     assert small.model == "smollm2-135m" and small.prompt_style == "compact"
     assert small.max_completion_length == 64 and set(PRESETS) == {"cpu-small", "cpu-tiny", "gpu-paper"}
     tiny = resolve_config(SSRLConfig(preset="cpu-tiny", task="qa"))
-    assert tiny.model == "scratch" and tiny.prompt_style == "relative" and tiny.format_steps > 0
+    assert tiny.model == "scratch" and tiny.prompt_style == "anchored" and tiny.format_steps > 0
+    assert tiny.format_choice_balance and not small.format_choice_balance
     with pytest.raises(UserError, match="format-steps"):
         resolve_config(SSRLConfig(preset="cpu-tiny", format_steps=0))
     assert tiny.policy_entropy == 0.0 and tiny.scale_rewards == "group"
