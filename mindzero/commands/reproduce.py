@@ -75,7 +75,7 @@ CPU_STEPS = (
         "ssrl-qa-tiny",
         ("train", "ssrl", "--preset", "cpu-tiny", "--task", "qa", "--max-completion-length", "4", "--seed", "{seed}")
         + ("--out", "{out}"),
-        57.0,  # 2026-12-01, 1,200 steps on a loaded machine
+        40.0,  # 2026-12-03, 1,200 steps on one thread beside another job
         ("--resume", "true"),
     ),
     Step(
