@@ -47,7 +47,8 @@ ANSWER_INSTRUCTION = "Answer with (a) or (b) only."
 #: (noise-free, as the paper's data).
 DATA_HUMAN = HumanParams(epsilon=0.0)
 #: How prompts show an episode: the paper's transcript, short prose for SmolLM2-size models, or
-#: relative offsets for small models trained from scratch (see :func:`qa_prompt`).
+#: per-object numbers for small models trained from scratch — offsets (``relative``) or distances
+#: anchored at the start and the last pick (``anchored``; see :func:`qa_prompt`).
 PROMPT_STYLES = ("full", "compact", "relative", "anchored")
 #: styles for models trained from scratch: per-object numbers, particles answered as letters.
 LETTER_STYLES = ("relative", "anchored")
