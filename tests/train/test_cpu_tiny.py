@@ -4,7 +4,6 @@ and the held-out learning curve, end to end on a few rows."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import numpy as np
@@ -49,7 +48,6 @@ def test_scratch_tokenizer_round_trips_every_generated_text(tmp_path: Path) -> N
 
 def test_cpu_tiny_qa_end_to_end(tmp_path: Path) -> None:
     out = tmp_path / "tiny"
-    started = time.perf_counter()
     summary = train_ssrl(
         SSRLConfig(
             preset="cpu-tiny",
@@ -65,7 +63,6 @@ def test_cpu_tiny_qa_end_to_end(tmp_path: Path) -> None:
             eval_questions=6,
         )
     )
-    assert time.perf_counter() - started < 120
     assert summary["steps"] == 2
     curve = [json.loads(line) for line in (out / "curves.jsonl").read_text().splitlines()]
     assert [r["step"] for r in curve] == [0, 1, 2]
