@@ -11,6 +11,7 @@ this one builds in about a second, needs no hub access, and loads like any Huggi
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -81,6 +82,7 @@ def build_scratch_model(
     word_split: bool = False,
     atoms: str = ATOMS,
     whole: Sequence[str] = (),
+    number_features: int = 0,
 ) -> Path:
     """Save a randomly initialised Llama and a byte-level BPE tokenizer trained on ``texts`` to
     ``path`` (an ordinary HF folder with the ChatML template); return it.
@@ -91,7 +93,8 @@ def build_scratch_model(
     the glue between them, whose recurring runs (``"},"object2":{"color":"``) merge into single
     tokens: a goal particle is about 10 tokens. The same ``texts`` and ``seed`` give the same bytes.
     ``atoms`` replaces that regex (e.g. a task's own value words); each string of ``whole`` (e.g. a
-    fixed instruction block) becomes one token wherever it occurs.
+    fixed instruction block) becomes one token wherever it occurs. ``number_features`` > 0 gives
+    every integer token its value in that many embedding dimensions (:func:`number_embedding`).
     """
     import torch
     from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
@@ -143,6 +146,8 @@ def build_scratch_model(
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         model = LlamaForCausalLM(config)
+    if number_features:
+        number_embedding(model.get_input_embeddings().weight, tokenizer, number_features)
     model.generation_config = GenerationConfig(
         bos_token_id=tokenizer.bos_token_id,
         eos_token_id=tokenizer.eos_token_id,
@@ -150,3 +155,34 @@ def build_scratch_model(
     )
     model.save_pretrained(out)
     return out
+
+
+NUMBER = re.compile(r"-?\d+")
+#: Size of the value code next to the other dimensions' random init (std 0.02).
+NUMBER_AMPLITUDE = 0.05
+
+
+def number_embedding(weight, tokenizer, features: int) -> None:
+    """Write each integer token's value into the first ``features`` embedding dimensions (zero
+    there for every other token): ``tanh((v - t_j) / w)`` for thresholds t_j spread over the
+    vocabulary's range of integers, so "which of two numbers is larger" is linear in the
+    embeddings from the first step instead of being learned from the reward token by token. A
+    scratch model's number tokens are otherwise unrelated vectors, and comparing two distances
+    that differ by 2 was the last thing the ``cpu-tiny`` QA model learned (``docs/ssrl.md``)."""
+    import torch
+
+    values = {}
+    for token, index in tokenizer.get_vocab().items():
+        text = tokenizer.convert_tokens_to_string([token]).strip()
+        if NUMBER.fullmatch(text):
+            values[index] = int(text)
+    if not values:
+        return
+    low, high = min(values.values()), max(values.values())
+    thresholds = torch.linspace(low, high, features + 2)[1:-1]
+    width = max((high - low) / (features + 1), 1.0)
+    with torch.no_grad():
+        weight[:, :features] = 0.0
+        index = torch.tensor(list(values))
+        value = torch.tensor(list(values.values()), dtype=weight.dtype)
+        weight[index, :features] = NUMBER_AMPLITUDE * torch.tanh((value[:, None] - thresholds) / width)

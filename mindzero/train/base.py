@@ -47,6 +47,10 @@ class ScratchSpec:
     vocab: int = field(
         default=1024, metadata={"help": "byte-level BPE vocabulary trained on the task's texts", "ge": 1}
     )
+    number_features: int = field(
+        default=0,
+        metadata={"help": "embedding dimensions that carry an integer token's value (0 = none)", "ge": 0},
+    )
 
 
 def build_scratch(folder: Path, texts: Iterable[str], spec: ScratchSpec, seed: int, **tokenizer: Any) -> Path:
@@ -62,6 +66,7 @@ def build_scratch(folder: Path, texts: Iterable[str], spec: ScratchSpec, seed: i
             intermediate_size=4 * spec.hidden,
             num_hidden_layers=spec.layers,
             num_attention_heads=spec.heads,
+            number_features=spec.number_features,
             **tokenizer,
         )
     return Path(folder)

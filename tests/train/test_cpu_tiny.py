@@ -46,6 +46,26 @@ def test_scratch_tokenizer_round_trips_every_generated_text(tmp_path: Path) -> N
     assert words == ["Ġ-3", "Ġ12", "Ġg"]  # numbers and value words of the prompts: one token each
 
 
+def test_number_features_order_integer_tokens_by_value(tmp_path: Path) -> None:
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    texts = _texts("qa", "anchored", 0)
+    build_scratch_model(tmp_path / "m", texts, vocab_size=600, hidden_size=32, number_features=6)
+    build_scratch_model(tmp_path / "plain", texts, vocab_size=600, hidden_size=32)
+    tokenizer = AutoTokenizer.from_pretrained(tmp_path / "m")
+    weight = AutoModelForCausalLM.from_pretrained(tmp_path / "m").get_input_embeddings().weight.detach()
+    plain = AutoModelForCausalLM.from_pretrained(tmp_path / "plain").get_input_embeddings().weight.detach()
+    numbers = {v: tokenizer(f" {v}").input_ids for v in range(-4, 15)}
+    assert all(len(ids) == 1 for ids in numbers.values())  # each a single token of the vocabulary
+    code = torch.stack([weight[ids[0], :6] for ids in numbers.values()])
+    assert (code.sum(dim=1).diff() > 0).all()  # the summed code rises with the value, step by step
+    letter = tokenizer(" g").input_ids[0]
+    assert weight[letter, :6].abs().sum() == 0 and weight[letter, 6:].abs().sum() > 0  # other tokens: no code
+    assert torch.equal(weight[:, 6:], plain[:, 6:])  # the rest of the init is the seed's, as without it
+    assert (plain[[ids[0] for ids in numbers.values()], :6].sum(dim=1).diff() > 0).sum() < len(numbers) - 1
+
+
 def test_cpu_tiny_qa_end_to_end(tmp_path: Path) -> None:
     out = tmp_path / "tiny"
     summary = train_ssrl(
