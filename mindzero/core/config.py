@@ -247,9 +247,20 @@ def config_from_args(cls: type[T], args: argparse.Namespace) -> T:
 
 
 def apply_preset(config: T, presets: Mapping[str, Mapping[str, Any]]) -> T:
-    """Fill the fields of ``config`` left as None from ``presets[config.preset]``."""
+    """Fill the fields of ``config`` left as None from ``presets[config.preset]``; a preset's mapping
+    for a nested dataclass field (``"scratch": {"number_features": 8}``) fills that section's Nones."""
     name = config.preset  # type: ignore[attr-defined]
     if name not in presets:
         raise UserError(f"unknown preset {name!r}; choose from {', '.join(presets)}")
-    filled = {k: v for k, v in presets[name].items() if getattr(config, k) is None}
+    return _fill(config, presets[name])
+
+
+def _fill(config: T, values: Mapping[str, Any]) -> T:
+    filled = {}
+    for key, value in values.items():
+        current = getattr(config, key)
+        if current is None:
+            filled[key] = value
+        elif isinstance(value, Mapping) and dataclasses.is_dataclass(current):
+            filled[key] = _fill(current, value)
     return dataclasses.replace(config, **filled)  # type: ignore[type-var]

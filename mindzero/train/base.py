@@ -47,9 +47,12 @@ class ScratchSpec:
     vocab: int = field(
         default=1024, metadata={"help": "byte-level BPE vocabulary trained on the task's texts", "ge": 1}
     )
-    number_features: int = field(
-        default=0,
-        metadata={"help": "embedding dimensions that carry an integer token's value (0 = none)", "ge": 0},
+    number_features: int | None = field(
+        default=None,
+        metadata={
+            "help": "embedding dimensions that carry an integer token's value (0 = none; unset: the preset's, else 0)",
+            "ge": 0,
+        },
     )
 
 
@@ -66,7 +69,7 @@ def build_scratch(folder: Path, texts: Iterable[str], spec: ScratchSpec, seed: i
             intermediate_size=4 * spec.hidden,
             num_hidden_layers=spec.layers,
             num_attention_heads=spec.heads,
-            number_features=spec.number_features,
+            number_features=spec.number_features or 0,
             **tokenizer,
         )
     return Path(folder)

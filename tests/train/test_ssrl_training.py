@@ -20,7 +20,7 @@ from mindzero.core.human import HumanParams  # noqa: E402
 from mindzero.core.reward import failure_reward  # noqa: E402
 from mindzero.domains.reward import SSRLReward  # noqa: E402
 from mindzero.train import ssrl  # noqa: E402
-from mindzero.train.base import resume_checkpoint  # noqa: E402
+from mindzero.train.base import ScratchSpec, resume_checkpoint  # noqa: E402
 from mindzero.train.ssrl import (  # noqa: E402
     ABLATIONS,
     PRESETS,
@@ -207,6 +207,11 @@ def test_presets_fill_only_unset_options() -> None:
     with pytest.raises(UserError, match="format-steps"):
         resolve_config(SSRLConfig(preset="cpu-tiny", format_steps=0))
     assert tiny.policy_entropy == 0.0 and tiny.scale_rewards == "group"
+    # A nested section is filled field by field: the preset's number code, the user's size kept.
+    assert tiny.scratch.number_features == 8 and small.scratch.number_features is None
+    own = resolve_config(SSRLConfig(preset="cpu-tiny", scratch=ScratchSpec(hidden=64, number_features=0)))
+    assert own.scratch == ScratchSpec(hidden=64, number_features=0)
+    assert resolve_config(SSRLConfig(preset="cpu-tiny", scratch=ScratchSpec(hidden=64))).scratch.number_features == 8
 
 
 def test_advantage_scaling_reaches_trl(tmp_path: Path) -> None:
