@@ -192,7 +192,7 @@ def test_resume_continues_from_the_last_checkpoint(trained, capsys) -> None:
     nested = {f"{k}_{sub}": v for k, group in config.items() if isinstance(group, dict) for sub, v in group.items()}
     flat = {k: v for k, v in config.items() if not isinstance(v, dict)} | nested
     as_flag = {k: ",".join(map(str, v)) if isinstance(v, list) else v for k, v in flat.items()}
-    flags = [f"--{k.replace('_', '-')}={v}" for k, v in as_flag.items()]
+    flags = [f"--{k.replace('_', '-')}={v}" for k, v in as_flag.items() if v is not None]  # unset: no flag
     assert main(["train", "pbm", *flags]) == 0
     assert "trained 33 steps" in capsys.readouterr().out  # 30 done before, 3 more
     results = json.loads((out / "run" / "eval" / "results.json").read_text())
