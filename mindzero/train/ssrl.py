@@ -153,7 +153,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "format_steps": 200,
         "format_choice_temperature": 0.5,
         "format_choice_balance": True,
-        "scratch": {"number_features": 8},  # QA seed 1 at 30 min: 0.93 with, 0.80 without (docs/ssrl.md)
+        "scratch": {"number_features": 8},  # QA at 30 min, seeds 0 / 1: 0.76 / 0.93 with, 0.87 / 0.80 without
     },
 }
 
