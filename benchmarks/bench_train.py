@@ -36,10 +36,11 @@ def measure(out: Path, config: str | None = None, **options) -> dict:
     base = config_from_file(SSRLConfig, Path(config)) if config else SSRLConfig()
     run = replace(base, out=str(out), eval_every=0, save_steps=1000, **options)
     resolved = resolve_config(run)
-    started = time.perf_counter()
+    build = float("nan")
     if resolved.model == SCRATCH:  # the preset's build; train_ssrl reuses it
+        started = time.perf_counter()
         format_warm_start(resolved)
-    build = time.perf_counter() - started if resolved.model == SCRATCH else float("nan")
+        build = time.perf_counter() - started
     train_ssrl(run)
     log = [json.loads(line) for line in (out / "train_log.jsonl").read_text().splitlines()]
     steps = [(b["seconds"] - a["seconds"], b) for a, b in zip(log, log[1:])]
