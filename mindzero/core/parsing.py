@@ -32,6 +32,10 @@ class ParseResult:
     merged: int = 0  # duplicate hypotheses merged into one
     notes: list[str] = field(default_factory=list)
     entropy: float = 0.0  # H(probs) in nats: the reward and the training log both read it
+    # The answer in the one spelling the model was taught (meaningful when ok): only such a completion
+    # earns the trainer's policy-entropy bonus, which would otherwise pay for varied spellings of one
+    # answer (leading spaces, one-digit probabilities: docs/ssrl.md).
+    canonical: bool = True
 
     @cached_property
     def posterior(self) -> Posterior | None:
@@ -121,12 +125,18 @@ def parse_option(text: object) -> int | None:
     return "ab".index(letter.lower())
 
 
+def bare_json(text: str) -> bool:
+    """Whether ``text`` is a JSON object with nothing around it (the canonical spelling of a JSON
+    answer that parsed; whitespace inside the object is not checked)."""
+    return text[:1] == "{" and text[-1:] == "}"
+
+
 def option_answer(text: object) -> ParseResult:
     """A QA answer as a point mass on the option it names (0 = a, 1 = b): how an SSRL QA task parses."""
     choice = parse_option(text)
     if choice is None:
         return ParseResult(False, reason="no option named")
-    return ParseResult(True, (choice,), (1.0,), n_particles=1)
+    return ParseResult(True, (choice,), (1.0,), n_particles=1, canonical=text == f"({'ab'[choice]})")
 
 
 def completion_text(completion: object) -> object:

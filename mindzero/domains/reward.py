@@ -31,6 +31,13 @@ def _freeze(value: Any) -> Hashable:
     return value
 
 
+def earns_bonus(result: ParseResult) -> bool:
+    """Whether a completion earns the policy-entropy bonus: valid and spelled canonically. A
+    failure would be paid to write noise; a loose spelling (``  C G 1.00``) for varied spellings of
+    one answer, which a policy paid for its own entropy learns instead of varied hypotheses."""
+    return result.ok and result.canonical
+
+
 class SSRLReward:
     """``f(prompts, completions, **columns) -> list[float]`` for one task of a domain.
 
@@ -71,8 +78,8 @@ class SSRLReward:
         bonus: Sequence[float] | None = None,
         **columns: Any,
     ) -> list[float]:
-        """``bonus``: nats added to each *valid* completion's reward before failures are placed
-        below their group (the trainer's policy-entropy term); a failure never earns it."""
+        """``bonus``: nats added to each valid completion in its canonical spelling (:func:`earns_bonus`)
+        before failures are placed below their group (the trainer's policy-entropy term)."""
         names = self.task.columns
         cells = [columns[name] if name in columns else [None] * len(completions) for name in names]
         contexts: dict[tuple, RewardContext] = {}
@@ -87,7 +94,7 @@ class SSRLReward:
                     context = contexts[key] = self.context(dict(zip(names, values)))
                 last = values
             rewards.append(self.score_in(completion, context))
-            if bonus is not None and self.results[-1].ok:
+            if bonus is not None and earns_bonus(self.results[-1]):
                 rewards[-1] += bonus[len(rewards) - 1]
             keys.append(key)
         return self._failures_below_group(rewards, keys)

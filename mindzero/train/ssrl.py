@@ -51,7 +51,7 @@ from mindzero.core.parsing import ParseCounter
 from mindzero.core.reward import RewardConfig
 from mindzero.domains import get_domain
 from mindzero.domains.base import TrainData
-from mindzero.domains.reward import SSRLReward
+from mindzero.domains.reward import SSRLReward, earns_bonus
 from mindzero.inference.llm import ANSWER_MODES
 from mindzero.llm import TransformersBackend
 from mindzero.llm.models import load_language_model, resolve_model
@@ -361,6 +361,7 @@ class StepStats:
     surprises: list[float] = field(default_factory=list)  # -log pi(completion), nats (policy entropy on)
     parses: ParseCounter = field(default_factory=ParseCounter)
     answer_entropies: list[float] = field(default_factory=list)
+    loose: int = 0  # valid completions not in the canonical spelling (no policy-entropy bonus)
     groups: int = 0
     flat_groups: int = 0
     seconds: float = 0.0  # wall time spent computing rewards, the policy-surprise pass included
@@ -371,6 +372,7 @@ class StepStats:
         return {
             "reward_mean": float(np.mean(self.rewards)) if n else math.nan,
             "parse_failure_rate": self.parses.failures / n if n else math.nan,
+            "loose_spelling_rate": self.loose / n if n else math.nan,
             "hypothesis_entropy": self.parses.metrics()["hypothesis_entropy"] if n > self.parses.failures else math.nan,
             "answer_entropy": float(np.mean(self.answer_entropies)) if self.answer_entropies else math.nan,
             "frac_zero_variance_groups": self.flat_groups / self.groups if self.groups else math.nan,
@@ -384,8 +386,8 @@ class StepStats:
 class PolicySurprise:
     """-log pi_T(completion | prompt) of each completion under the policy being trained, in nats.
 
-    Weighted by ``--policy-entropy`` and added to the SSRL reward of each valid completion (a
-    parse failure earns none: it would pay the policy to write noise), the expected reward becomes
+    Weighted by ``--policy-entropy`` and added to the SSRL reward of each valid completion spelled
+    canonically (:func:`~mindzero.domains.reward.earns_bonus`), the expected reward becomes
     E_pi[R] + H(pi): the ELBO in which the policy's own sampling distribution (at the rollout
     temperature T) is q. For one particle this is paper Eq. 4 with q = pi, whose optimum is
     pi(m | x) proportional to P(a | m) P(m). Without it, group-normalised advantages drift the policy
@@ -437,9 +439,10 @@ class TrackedReward:
     ``hypothesis_entropy`` (nats): mean H(q) of the valid outputs (0 for single answers);
     ``answer_entropy``: mean over groups of the entropy of their most probable hypotheses, parse
     failures counted as one more answer (0 = every rollout of a prompt says the same).
-    With ``surprise``, each valid completion's reward gains ``policy_entropy`` x its surprise; the
-    logged ``reward_mean`` and flat groups are of the SSRL reward alone for valid completions (a
-    failure keeps its place below its group's worst total, bonus included).
+    With ``surprise``, each valid completion in its canonical spelling gains ``policy_entropy`` x
+    its surprise; the logged ``reward_mean`` and flat groups are of the SSRL reward alone for valid
+    completions (a failure keeps its place below its group's worst total, bonus included);
+    ``loose_spelling_rate``: the share of completions valid but not canonical.
     """
 
     def __init__(
@@ -467,11 +470,14 @@ class TrackedReward:
             bonus = [self.policy_entropy * x for x in surprises]
         totals = self.inner(prompts, completions, bonus=bonus, **kwargs)
         results = self.inner.results
-        rewards = totals if bonus is None else [t - b if r.ok else t for t, b, r in zip(totals, bonus, results)]
+        rewards = totals  # logged: the SSRL reward alone
+        if bonus is not None:
+            rewards = [t - b if earns_bonus(r) else t for t, b, r in zip(totals, bonus, results)]
         stats.seconds += time.perf_counter() - started
         stats.rewards.extend(rewards)
         for result in results:
             stats.parses.add(result)
+            stats.loose += result.ok and not result.canonical
         answers = [r.answer for r in results]
         for lo in range(0, len(rewards), self.group):
             stats.answer_entropies.append(_entropy(Counter(answers[lo : lo + self.group])))

@@ -41,6 +41,7 @@ def test_particles_round_trip_and_failures_are_data() -> None:
     result = parse_household_particles(text, apt, len(goals))
     assert result.ok and set(result.hypotheses) == set(goals) and abs(sum(result.probs) - 1) < 1e-9
     assert set(result.hypotheses) <= set(all_goals(apt))
+    assert result.canonical and not parse_household_particles(f"Goals: {text}", apt, len(goals)).canonical
     bad = {
         "no json here": "invalid JSON",
         '{"particles": []}': "no particles",

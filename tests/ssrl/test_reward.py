@@ -171,6 +171,13 @@ def test_letter_form_names_objects_by_their_prompt_letter():
     r = parse_goal_particles(text, objects, n_particles=2)
     assert r.ok and r.hypotheses == ((0, 2), (1, 2)) and r.probs == (0.25, 0.75)
     assert parse_goal_particles("A C .5;A C 0.5;", objects, n_particles=2).merged == 1
+    assert r.canonical  # the one spelling the warm start teaches; looser ones parse, but are not canonical
+    for loose in [" C A 0.25 ; B C 0.75", "C A 0.25 ;B C 0.75", "C A 0.25 ; B C 0.7", "C A  0.25 ; B C 0.75"]:
+        result = parse_goal_particles(loose, objects, n_particles=2)
+        assert result.ok and not result.canonical, loose
+    as_json = format_goal_particles([(0, 2)], [1.0], objects)
+    assert parse_goal_particles(as_json, objects).canonical
+    assert not parse_goal_particles("Sure: " + as_json, objects).canonical
     for bad, reason in [
         ("A D 0.5 ; B C 0.5", "unknown object D"),
         ("A A 0.5 ; B C 0.5", "same object"),

@@ -144,7 +144,7 @@ def test_tracked_reward_groups_and_failures() -> None:
     assert reward.pop() is None
 
 
-def test_policy_entropy_bonus_goes_to_valid_answers_only() -> None:
+def test_policy_entropy_bonus_goes_to_valid_canonical_answers_only() -> None:
     from mindzero.domains.gridworld.qa import build_split
     from mindzero.domains.gridworld.ssrl import QATask
 
@@ -155,16 +155,18 @@ def test_policy_entropy_bonus_goes_to_valid_answers_only() -> None:
 
     row = build_split("train", 1, 0, progress=False)[0]
     kwargs = {"layout": [row["layout"]] * 4, "actions": [row["actions"]] * 4, "choice_goals": [row["choice_goals"]] * 4}
-    answers = ["(a)", "(b)", "(a)", "noise noise noise"]
+    answers = ["(a)", "(b)", "Answer: (a)", "noise noise noise"]  # the third valid, loosely spelled
     plain = TrackedReward(SSRLReward(QATask(), HumanParams()), num_generations=4)(
         [None] * 4, answers, completion_ids=[[0]] * 4, **kwargs
     )
     tracked = TrackedReward(SSRLReward(QATask(), HumanParams()), 4, FixedSurprise(), policy_entropy=0.5)
     ids = [[0] * 3, [0] * 3, [0] * 5, [0] * 40]
     totals = tracked([None] * 4, answers, completion_ids=ids, **kwargs)
-    assert totals[:3] == pytest.approx([plain[0] + 1.5, plain[1] + 1.5, plain[2] + 2.5])
+    # a loose spelling of an answer earns no bonus (else the policy buys entropy by varying spellings)
+    assert totals[:3] == pytest.approx([plain[0] + 1.5, plain[1] + 1.5, plain[2]])
     assert totals[3] < min(totals[:3])  # the failure's 40 tokens of surprise earn it nothing
     stats = tracked.pop()
+    assert stats["loose_spelling_rate"] == 0.25
     assert stats["reward_mean"] == pytest.approx(sum(plain[:3]) / 4 + (min(totals[:3]) - 1.0) / 4)
     assert stats["policy_surprise"] == pytest.approx((3 + 3 + 5 + 40) / 4)
     assert 0.05 <= stats["surprise_seconds"] < stats["reward_seconds"]

@@ -27,7 +27,7 @@ from functools import lru_cache
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from pydantic_core import from_json
 
-from mindzero.core.parsing import ParseResult, json_candidates
+from mindzero.core.parsing import ParseResult, bare_json, json_candidates
 from mindzero.core.posterior import normalise_weights
 from mindzero.core.reward import entropy
 
@@ -154,6 +154,9 @@ OBJECT_LETTERS = string.ascii_uppercase
 _PARTICLE = r" *([A-Z]) +([A-Z]) +(\d+(?:\.\d*)?|\.\d+) *"
 _LETTER_FORM = re.compile(rf"{_PARTICLE}(?:;{_PARTICLE})*;? *")
 _LETTER_PARTICLE = re.compile(_PARTICLE)
+#: The one spelling :func:`format_letter_particles` writes (single spaces, two decimals): the
+#: canonical letter form (``ParseResult.canonical``); the parser also reads looser spellings.
+_CANONICAL_LETTERS = re.compile(r"[A-Z] [A-Z] \d\.\d\d(?: ; [A-Z] [A-Z] \d\.\d\d)*")
 
 
 def _letter_goals(text: str, n_objects: int, n_particles: int | None, p_floor: float) -> _Goals | str:
@@ -199,8 +202,10 @@ def parse_goal_particles(
         index = _object_index(tuple(map(tuple, objects)))
     if _LETTER_FORM.fullmatch(text):
         found = _letter_goals(text, len(objects), n_particles, p_floor)
+        canonical = _CANONICAL_LETTERS.fullmatch(text) is not None
     else:
         found = _goals(text, index, n_particles, p_floor)
+        canonical = bare_json(text)
     if isinstance(found, str):
         return ParseResult(False, reason=found)
     weights, written = found
@@ -210,7 +215,7 @@ def parse_goal_particles(
         return ParseResult(False, reason="probabilities sum to 0")
     merged = written - len(hypotheses)
     notes = [f"merged {merged} duplicate pair(s)"] if merged else []
-    return ParseResult(True, hypotheses, probs, None, written, merged, notes, entropy(probs))
+    return ParseResult(True, hypotheses, probs, None, written, merged, notes, entropy(probs), canonical)
 
 
 def format_goal_particles(

@@ -15,7 +15,7 @@ from enum import Enum
 
 from pydantic import BaseModel, Field, ValidationError
 
-from mindzero.core.parsing import ParseResult, json_candidates
+from mindzero.core.parsing import ParseResult, bare_json, json_candidates
 from mindzero.core.posterior import normalise_weights
 from mindzero.core.reward import entropy
 from mindzero.envs.household.apartment import Apartment
@@ -106,7 +106,7 @@ def parse_household_particles(
     hypotheses, probs = normalise_weights(weights)
     merged = len(particles) - len(hypotheses)
     notes = [f"merged {merged} duplicate goal(s)"] if merged else []
-    return ParseResult(True, hypotheses, probs, None, len(particles), merged, notes, entropy(probs))
+    return ParseResult(True, hypotheses, probs, None, len(particles), merged, notes, entropy(probs), bare_json(text))
 
 
 def format_household_particles(goals: Sequence[Goal], probs: Sequence[float], apartment: Apartment) -> str:
