@@ -37,6 +37,7 @@ from mindzero.domains.base import TrainData
 from mindzero.domains.gridworld.hypotheses import OBJECT_LETTERS, format_letter_particles
 from mindzero.domains.gridworld.ssrl import assist_rows, goal_logliks
 from mindzero.envs.gridworld.world import goal_pairs
+from mindzero.llm.transformers_backend import encode_prompt
 from mindzero.tasks.curves import assist_decisions
 from mindzero.train.base import CHAT_ROLES, ScratchSpec, build_scratch, load_tokenizer
 
@@ -82,11 +83,6 @@ def main() -> None:
     second = [_single_token(tokenizer, f" {x}") for x in LETTERS]  # a letter after a space
     params = sum(p.numel() for p in model.parameters())
 
-    def encode(prompt: str) -> list[int]:
-        chat = [{"role": "user", "content": prompt}]
-        text = tokenizer.apply_chat_template(chat, tokenize=False, add_generation_prompt=True)
-        return tokenizer(text, add_special_tokens=False).input_ids  # as the backends encode chats
-
     def last_logits(sequences: list[list[int]]) -> torch.Tensor:
         """Next-token logits after each sequence (right-padded batch)."""
         width = max(map(len, sequences))
@@ -97,7 +93,13 @@ def main() -> None:
         logits = model(input_ids=ids, attention_mask=mask).logits
         return logits[torch.arange(len(sequences)), mask.sum(1) - 1]
 
+    def encode(prompt: str) -> list[int]:
+        return encode_prompt(tokenizer, [{"role": "user", "content": prompt}], str(path))
+
     train_ids, held_ids = [encode(r["prompt"]) for r in rows], [encode(p) for p in held_out]
+    exact = np.array([[d.exact.prob(g) for g in GOALS] for d in decisions])
+    truth = np.array([GOALS.index(tuple(d.goal)) for d in decisions])
+    exact_right = exact.argmax(1) == truth
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.learning_rate)
     print(f"{params / 1e6:.2f} M parameters, {len(rows)} training prompts, {len(decisions)} held-out decisions")
     print("step  KL(exact||model)  p(true)  MAP right: all / before the pick / carrying  (exact)  seconds")
@@ -112,10 +114,8 @@ def main() -> None:
                     ]
                 )
                 model.train()
-            exact = np.array([[d.exact.prob(g) for g in GOALS] for d in decisions])
-            truth = np.array([GOALS.index(tuple(d.goal)) for d in decisions])
             kl = np.sum(exact * (np.log(np.maximum(exact, 1e-300)) - np.log(read)), axis=1).mean()
-            right, exact_right = read.argmax(1) == truth, exact.argmax(1) == truth
+            right = read.argmax(1) == truth
             cells = "  ".join(
                 f"{right[phases == ph].mean():.2f} ({exact_right[phases == ph].mean():.2f})"
                 for ph in ("h0 p0", "h1 p1")
