@@ -23,7 +23,7 @@ def ask(
     it after the line).
     ``answers[q]``: the question, its answer and ``labels`` (its answer after every line).
     """
-    sim = StorySimulator(story_agents(events), semantics)
+    sim = StorySimulator(story_agents(events), semantics, events)
     numbers = list(numbers) or list(range(1, len(events) + 1))
     lines, labels = [], [[] for _ in questions]
     for number, event in zip(numbers, events):

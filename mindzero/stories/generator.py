@@ -354,7 +354,7 @@ def generate_multiroom_story(
         if o not in world.location:  # every object's place is stated, in the room entered last
             add(ObjectAt(o, rng.choice(per_room[world.last_entered])))
     obj = rng.choice(objects)
-    sim = StorySimulator(agents, semantics)
+    sim = StorySimulator(agents, semantics, events)
     for event in events:
         sim.step(event)
     questions = []
@@ -369,7 +369,7 @@ def generate_multiroom_story(
 
 def label_story(story: GeneratedStory, semantics: str = "hitom") -> None:
     """Run the engine over the story; fill per-line labels and answers for every question."""
-    sim = StorySimulator(story.agents, semantics)
+    sim = StorySimulator(story.agents, semantics, story.events)
     labels: list[list[str | None]] = [[] for _ in story.questions]
     for event in story.events:
         changed = sim.step(event)

@@ -177,7 +177,7 @@ def evaluate(records: Sequence[dict], semantics: str = "hitom") -> tuple[dict, l
             question = parse_question(rec["question"])
         except UserError as err:
             raise UserError(f"sample_id {rec['sample_id']}: {err}") from err
-        sim = StorySimulator(story_agents(events), semantics)
+        sim = StorySimulator(story_agents(events), semantics, events)
         for event in events:
             sim.step(event)
         prediction = sim.belief(question.chain, question.obj)

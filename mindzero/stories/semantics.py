@@ -67,6 +67,31 @@ def atom_name(obj: str, container: str) -> str:
     return f"{obj}@{container}"
 
 
+def container_rooms(story: Sequence[Event]) -> dict[str, str]:
+    """The room of every container a move shows: a move happens in the mover's room, so the
+    object's old and new containers are there.
+
+    The first such line fixes the room for the whole story (earlier lines included); a later move
+    that contradicts it is rejected by :meth:`StoryWorld.check`. A statement is no evidence: the
+    narrator may name a container in a room other than the one entered last.
+    """
+    room_of: dict[str, str] = {}
+    location: dict[str, str] = {}
+    rooms: dict[str, str] = {}
+    for event in story:
+        if isinstance(event, (Enter, IsIn)):
+            room_of.update(dict.fromkeys(event.agents, event.room))
+        elif isinstance(event, Exit):
+            room_of.pop(event.agent, None)
+        elif isinstance(event, (ObjectAt, Move)):
+            if isinstance(event, Move) and event.agent in room_of:
+                for container in (location.get(event.obj), event.container):
+                    if container is not None:
+                        rooms.setdefault(container, room_of[event.agent])
+            location[event.obj] = event.container
+    return rooms
+
+
 class StoryWorld:
     """The actual, physical state of a story: which room each agent is in, which room each
     container is in, where each object lies, and when each agent last left each room.
@@ -74,17 +99,18 @@ class StoryWorld:
     The compiler reads it to decide who observes an event (exactly the agents in the event's room
     at that line) and who trusts a claim; it is the story's ground truth, not anyone's belief.
     Agents enter and exit one at a time or in groups; entering a room leaves the previous one.
-    A container first named in 'The O is in the C.' lies in the room entered most recently; one
-    first named in a move lies in the mover's room. Hi-ToM's chapters are the special case where
-    a group enters, acts, and leaves one by one.
+    A container never changes room: given the whole ``story``, a container some line moves an
+    object out of or into is in that mover's room from the start (:func:`container_rooms`); any
+    other container first named in 'The O is in the C.' lies in the room entered most recently.
+    Hi-ToM's chapters are the special case where a group enters, acts, and leaves one by one.
     """
 
-    def __init__(self, agents: Sequence[str]) -> None:
+    def __init__(self, agents: Sequence[str], story: Sequence[Event] = ()) -> None:
         self.agents = tuple(agents)
         self.room_of: dict[str, str] = {}
         #: room -> agent -> line the agent last left it (None: still there); the trust rule reads it
         self.left_at: dict[str, dict[str, int | None]] = {}
-        self.container_room: dict[str, str] = {}
+        self.container_room: dict[str, str] = container_rooms(story)
         self.location: dict[str, str] = {}
         self.first_location: dict[str, str] = {}
         self.last_entered: str | None = None
@@ -247,15 +273,17 @@ class StorySimulator:
     """Runs a story through the DEL engine and answers 'where does a1 think ... the O is?'.
 
     The state starts as one world with no location atoms: nobody knows anything, so every
-    belief reads None ('[Null]') until the object's location is stated.
+    belief reads None ('[Null]') until the object's location is stated. Pass the whole ``story``
+    so that containers whose room only a later move shows are placed from the start
+    (see :class:`StoryWorld`).
     """
 
-    def __init__(self, agents: Sequence[str], semantics: str = "hitom") -> None:
+    def __init__(self, agents: Sequence[str], semantics: str = "hitom", story: Sequence[Event] = ()) -> None:
         if semantics not in SEMANTICS + DIAGNOSTIC_SEMANTICS:
             raise UserError(f"unknown semantics {semantics!r}; choose one of {', '.join(SEMANTICS)}")
         self.agents = tuple(agents)
         self.semantics = semantics
-        self.world = StoryWorld(self.agents)
+        self.world = StoryWorld(self.agents, story)
         empty = EpistemicModel(self.agents, (), (0,), tuple(((0,),) for _ in self.agents), ("w0",))
         self.state = PointedModel(empty, 0)
         self.max_worlds = 1
@@ -412,7 +440,7 @@ def engine_labels(
     ``line``/``also_seen_by``/``unseen_by`` perturb who observes that one line (0-based): what the
     engine says had X (not) seen line i (hitom-eval's explanations, the PBM data's corruptions).
     """
-    sim = StorySimulator(story_agents(events), semantics)
+    sim = StorySimulator(story_agents(events), semantics, events)
     history = []
     for i, event in enumerate(events):
         if i == line:

@@ -69,7 +69,7 @@ def render_gold_trace(events: Sequence[Event], question: Question, labels: Seque
     if len(labels) != len(events):
         raise ValueError("one label per story line is required")
     blocks = []
-    world = StoryWorld(story_agents(events))
+    world = StoryWorld(story_agents(events), events)
     for i, (event, value) in enumerate(zip(events, labels), start=1):
         blocks.append(f"## Step {i} ##\n{event.render()}\n{_effect(event, world)}\n{belief_sentence(question, value)}")
         world.apply(event)

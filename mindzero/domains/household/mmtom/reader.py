@@ -1,23 +1,24 @@
-"""A deterministic, rule-based reader of MMToM-QA's text questions (Jin et al., 2024).
+"""A deterministic reader of household stories and questions (MMToM-QA's text questions and
+stories people write in their own words).
 
-MMToM-QA describes an apartment sentence by sentence ("The kitchen is equipped with four cabinets,
-a fridge, ...", "The third cabinet from the left houses a wine glass, while the second cabinet
-contains a plate."), then the person's actions ("She proceeds to the kitchen, heads towards the
-fridge, opens it, then closes it, and finally walks towards the third kitchen cabinet."), then one
-of two question templates with options (a) and (b). The reader finds the *mentions* in each
-sentence (rooms, furniture with ordinals and lists of ordinals, objects with counts, open / close /
-"about to open" / "does the same with" verbs) and builds from them:
+A story describes an apartment ("The kitchen is equipped with four cabinets, a fridge, ...",
+"The third cabinet from the left houses a wine glass, while the second contains a plate."), then
+what a person does ("She proceeds to the kitchen, heads towards the fridge, opens it, then closes
+it, and finally walks towards the third kitchen cabinet."), then a question with options. The
+language layer (:mod:`.lexicon`: spaCy tokens, lemmas and phrase matches over our domain lexicon)
+finds the *mentions* of each sentence; this module builds from them:
 
 - a :class:`Scene`: places (``room/furniture`` or ``kitchen/kitchencabinet/3``) and the objects
   at each place;
 - a :class:`Story`: the start room and the ordered visits (a room, or a place and whether it was
   opened and closed);
 - a :class:`Query`: a belief question (goal class, container, which option says "inside") or a
-  goal question (two goal classes, and 2.1's condition "thinks there isn't a G inside C").
+  goal question (two or more goal classes, and 2.1's condition "thinks there isn't a G inside C").
 
-A sentence is *read* when every word in it is part of a mention or a known function word and its
-objects can be assigned to one place; any other sentence is listed in :attr:`Reading.unread`
-(counted per question, its content left out of the state) — never silently dropped.
+A sentence is *read* when every word in it is part of a mention or a word the lexicon knows and
+its objects can be assigned to places; any other sentence is listed in :attr:`Reading.unread`
+with its line and unknown words — never silently dropped. :meth:`Reading.blockers` says which of
+them the answer depends on.
 """
 
 from __future__ import annotations
@@ -27,137 +28,23 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from mindzero.core.errors import UserError
+from mindzero.domains.household.mmtom.lexicon import Mention, lexicon, mentions, pipeline, unknown_words
 
-ROOM_NAMES = {"bedroom": "bedroom", "kitchen": "kitchen", "living room": "livingroom", "bathroom": "bathroom"}
-#: Containers hide their contents until opened (Watch-And-Help); the rest are surfaces.
-CONTAINER_KINDS = frozenset(
-    {"fridge", "microwave", "stove", "dishwasher", "kitchencabinet", "cabinet", "bathroomcabinet"}
-)
-KITCHEN_KINDS = frozenset({"fridge", "microwave", "stove", "dishwasher"})
-FURNITURE_NAMES = {
-    "fridge": "fridge",
-    "refrigerator": "fridge",
-    "microwave": "microwave",
-    "stove": "stove",
-    "oven": "stove",
-    "dishwasher": "dishwasher",
-    "bathroom cabinet": "bathroomcabinet",
-    "kitchen table": "kitchentable",
-    "table": "kitchentable",
-    "coffee table": "coffeetable",
-    "desk": "desk",
-    "sofa": "sofa",
-    "bookshelf": "bookshelf",
-    "kitchen counter": "kitchencounter",
-}
-OBJECT_NAMES = {
-    "dish bowl": "dishbowl",
-    "dishbowl": "dishbowl",
-    "wine glass": "wineglass",
-    "wineglass": "wineglass",
-    "water glass": "waterglass",
-    "waterglass": "waterglass",
-    "plate": "plate",
-    "apple": "apple",
-    "cupcake": "cupcake",
-    "salmon": "salmon",
-    "bag of chips": "chips",
-    "chips": "chips",
-    "condiment bottle": "condimentbottle",
-    "condimentbottle": "condimentbottle",
-    "bottle of wine": "wine",
-    "bottles of wine": "wine",
-    "bags of chips": "chips",
-    "wine bottle": "wine",
-    "wine": "wine",
-    "book": "book",
-    "remote control": "remotecontrol",
-    "remotecontrol": "remotecontrol",
-    "cutlery fork": "cutleryfork",
-    "pudding": "pudding",
-}
-ORDINALS = {
-    w: i + 1
-    for i, ws in enumerate(
-        [
-            ("first", "1st"),
-            ("second", "2nd"),
-            ("third", "3rd"),
-            ("fourth", "4th"),
-            ("fifth", "5th"),
-            ("sixth", "6th"),
-            ("seventh", "7th"),
-            ("eighth", "8th"),
-        ]
-    )
-    for w in ws
-}
-NUMBERS = {"a": 1, "an": 1, "one": 1, "another": 1, "single": 1, "lone": 1, "two": 2, "three": 3, "four": 4}
-NUMBERS |= {"five": 5, "six": 6, "seven": 7, "eight": 8}
-
-#: Words that carry no state: articles, pronouns, connectives, verbs of placing and of walking.
-FILLER = frozenset(
-    """a an the and or of to in into on onto inside at with from by for as is are be being it its it's
-    there this that these those which where while whereas but also each both all other others
-    left right currently empty filled stocked adorned equipped furnished fitted features feature houses
-    house housing holds hold holding contains contain containing has have stores stored storing placed
-    rests rest resting sits sit lies located found find you ll can displays displayed arranged set
-    tucked topped adorn adorns laden cooking baking chilling bare home lastly additionally meanwhile
-    however oddly mostly only except exception latter respectively consists apartment what s well
-    piece pieces one ones also along through he she his her him they them their then finally
-    subsequently next afterward afterwards after following before proceeds proceed proceeding walks
-    walk walking strides stride heads head heading moves move moving advances advance approaches
-    approach approaching makes making way navigates navigating goes go returns return returning back
-    retraces steps situated initially now continues continue journey towards toward straight up
-    direction reaching reaches upon over around leaves transitions ambles nears destination visits
-    shortly time once more again too promptly securely firmly then last lastly starts doing done
-    process pattern turn succession sequentially specifically tour circuit order previous tasks
-    activities completing concluding conclude inspecting inspection contents interacts moment takes
-    followed different same action actions repeats repeating repeat does do starts started""".split()
-)
-OPEN_VERBS = r"opens|opening|open"
-CLOSE_VERBS = r"closes|closing|close|closed|shuts|shutting|shut|secures|seals"
-ABOUT_TO_OPEN = (
-    r"(?:is |was )?(?:about to|preparing to|prepares to|poised to|ready to|on the verge of|"
-    r"getting ready to)\s+(?:opening|open)\b"
-)
-REPEATERS = r"repeats this action with|repeating this action with|repeats the process with|does the same with|"
-REPEATERS += r"doing the same with|does the same for|the same with|as well as|followed by"
-
-
-def _alternation(names: dict[str, str] | list[str]) -> str:
-    return "|".join(sorted((re.escape(n) for n in names), key=len, reverse=True))
-
-
-_ORD = _alternation(list(ORDINALS))
-_ORD_LIST = rf"(?:{_ORD})(?:(?:,\s*|\s+)(?:and\s+)?(?:{_ORD}))*"
-_FURN = _alternation(FURNITURE_NAMES)
-_OBJ = _alternation(OBJECT_NAMES)
-_NUM = _alternation(list(NUMBERS))
-#: One regex with a named group per mention kind, tried left to right over a sentence.
-MENTION = re.compile(
-    "|".join(
-        [
-            rf"(?P<about>{ABOUT_TO_OPEN})",
-            rf"(?P<repeat>{REPEATERS})",
-            rf"(?P<ordcab>(?P<ords>{_ORD_LIST})(?:\s+kitchen)?\s+(?:cabinets?|ones?)"
-            r"(?:,?\s+from (?:the )?left(?: to (?:the )?right)?,?)?)",
-            rf"(?P<bord>(?<=the )(?:{_ORD}))\b",
-            rf"(?P<numcab>(?P<ncab>{_NUM})\s+(?:kitchen\s+)?cabinets?)",
-            rf"(?P<furn>(?:(?P<fnum>{_NUM})\s+)?(?P<fname>{_FURN})(?:s|es)?)\b",
-            r"(?P<cab>(?:kitchen\s+)?cabinets?)\b",
-            r"(?P<room>bedroom|kitchen|living room|bathroom)\b",
-            rf"(?P<obj>(?:(?P<onum>{_NUM}|\d+)\s+)?(?:pieces? of\s+)?(?P<oname>{_OBJ})(?:s|es)?)\b",
-            rf"(?P<open>\b(?:{OPEN_VERBS})\b)",
-            rf"(?P<close>\b(?:{CLOSE_VERBS})\b)",
-        ]
-    )
-)
-WORD = re.compile(r"[a-z0-9]+")
+#: Furniture kinds that hide their contents until opened (Watch-And-Help); the rest are surfaces.
+CONTAINER_KINDS = lexicon().containers
 #: Words that may stand between "opens" and the place it opens ("opens and then closes the stove").
-OPEN_THE = frozenset({"and", "then", "subsequently", "the", "a", "an", *CLOSE_VERBS.split("|")})
-
-
+OPEN_THE = frozenset({"and", "then", "subsequently", "the", "a", "an", "up", "door", "of", "carefully", "slowly"})
+#: Negations of a question's options ("is not inside", "isn't", "no").
+NEGATIONS = frozenset({"not", "n't", "no", "never", "nowhere", "nothing"})
+#: Where each part of a story starts ("Actions taken by Mary:", "Question:") when it is labelled.
+ACTIONS_HEAD = re.compile(r"actions taken by\s+([A-Za-z][\w'-]*)\s*:", re.IGNORECASE)
+QUESTION_HEAD = re.compile(r"\bquestion\s*:", re.IGNORECASE)
+DESCRIPTION_HEAD = re.compile(r"^\s*what'?s inside the apartment\s*:", re.IGNORECASE)
+#: An option label: "(a)", "a)", "A.", "b:" — preceded by a start, a space or a bracket.
+OPTION_LABEL = re.compile(r"(?:(?<=\s)|^)\(?([a-eA-E])(?:\)|[.:](?=\s))")
+#: Sentences that begin a question's premise ("Suppose she wants a plate.").
+PREMISE_WORDS = frozenset({"if", "suppose", "assume", "assuming", "given", "say", "imagine", "presume"})
+PRONOUNS = frozenset({"she", "he", "they"})
 @dataclass(frozen=True)
 class Place:
     """A piece of furniture: ``id`` is ``room/kind`` or ``room/kind/index`` (kitchen cabinets)."""
@@ -227,14 +114,14 @@ class Story:
 @dataclass(frozen=True)
 class Query:
     """``kind`` 'belief': does the person think ``goal`` is inside ``place``? ``inside`` is the option
-    (0 = a, 1 = b) that says it is. ``kind`` 'goal': is the goal ``options[0]`` or ``options[1]``?
+    (0 = a, 1 = b) that says it is. ``kind`` 'goal': which of ``options`` (two or more classes) is the goal?
     ``given``: 2.1's premise (class, place) the person thinks does *not* hold that class."""
 
     kind: str
     goal: str | None = None
     place: str | None = None
     inside: int | None = None
-    options: tuple[str, str] | None = None
+    options: tuple[str, ...] | None = None
     given: tuple[str, str] | None = None
 
 
@@ -244,7 +131,18 @@ class Reading:
     story: Story
     query: Query
     sentences: int
-    unread: list[str]
+    unread: list[dict]  # line, part, text, unknown words, why, object classes / furniture it names
+
+    def blockers(self) -> list[dict]:
+        """The unread sentences the answer may depend on: any of the actions, and description
+        sentences that name an object class or a furniture kind the question is about."""
+        q = self.query
+        about = {q.goal, *(q.options or ()), *(q.given[:1] if q.given else ())} - {None}
+        for pid in (q.place, q.given[1] if q.given else None):
+            if pid is not None:
+                kind = self.scene.places[pid].kind
+                about |= {kind, "cabinet"} if "cabinet" in kind else {kind}
+        return [u for u in self.unread if u["part"] == "actions" or about & set(u["names"])]
 
     def to_json(self) -> dict:
         q = self.query
@@ -256,151 +154,257 @@ class Reading:
             "unread": self.unread,
         }
 
-
 @dataclass
-class _Mention:
-    kind: str  # about repeat places room obj open close
-    start: int
-    end: int
-    places: list[tuple[str, int | None]] = field(default_factory=list)  # (kind, index) of furniture
-    count: int = 1
-    name: str = ""
+class _Sentence:
+    """One sentence: its tokens (a spaCy span), its mentions, its line in the input (1-based)."""
+
+    tokens: object
+    found: list[Mention]
+    line: int
+    part: str  # description | actions
+
+    @property
+    def text(self) -> str:
+        return self.tokens.text.strip()
+
+    def unread(self, unknown: list[str], why: str = "") -> dict:
+        named = sorted({m.name for m in self.found if m.kind in ("obj", "places") and m.name})
+        return {"line": self.line, "part": self.part, "text": self.text, "unknown": unknown, "why": why, "names": named}
 
 
-def _mentions(text: str) -> list[_Mention]:
+def _parts(text: str) -> tuple[tuple[int, str], tuple[int, str], str, str | None]:
+    """((offset, description), (offset, actions), question, person named by a heading or None)."""
+    q = QUESTION_HEAD.search(text)
+    head = ACTIONS_HEAD.search(text)
+    body_end = q.start() if q else _question_start(text)
+    question = text[q.end() :] if q else text[body_end:]
+    if head and head.start() < body_end:
+        return (0, text[: head.start()]), (head.end(), text[head.end() : body_end]), question, head[1]
+    nlp, _ = pipeline()
+    for sent in nlp(text[:body_end]).sents:
+        first = sent[0]
+        if first.lower_ in PRONOUNS or (first.is_title and first.lemma_ not in lexicon().known and not _is_phrase(sent)):
+            cut = sent.start_char
+            return (0, text[:cut]), (cut, text[cut:body_end]), question, None
+    raise UserError("no sentence says what the person does (start them with 'Actions taken by NAME:' or the name)")
+
+
+def _is_phrase(sent) -> bool:
+    """Whether a sentence starts with a lexicon phrase ("Coffee table ...", "Bedroom: ...")."""
+    _, matcher = pipeline()
+    return any(s.start == 0 for s in matcher(sent.as_doc(), as_spans=True))
+
+
+def _question_start(text: str) -> int:
+    """Where an unlabelled question starts: its first sentence with '?' or an option label, with
+    the premise sentences just before it ("Suppose she wants a plate.")."""
+    nlp, _ = pipeline()
+    sents = list(nlp(text).sents)
+    for k, sent in enumerate(sents):
+        if "?" in sent.text or OPTION_LABEL.search(sent.text):
+            while k > 0 and sents[k - 1][0].lower_ in PREMISE_WORDS:
+                k -= 1
+            return sents[k].start_char
+    raise UserError("no question found (a line with '?' or options labelled (a), (b))")
+
+
+def _sentences(offset: int, text: str, full: str, part: str, context: frozenset[str]) -> list[_Sentence]:
+    nlp, _ = pipeline()
     out = []
-    for m in MENTION.finditer(text):
-        g = m.lastgroup
-        if g in ("ordcab", "bord", "numcab", "furn", "cab"):
-            if g == "bord":
-                places = [("cabinet", ORDINALS[m["bord"]])]
-            elif g == "ordcab":
-                places = [("cabinet", ORDINALS[o]) for o in re.findall(_ORD, m["ords"])]
-            elif g == "numcab":
-                places = [("cabinet", None)] * NUMBERS[m["ncab"]]
-            elif g == "furn":
-                places = [(FURNITURE_NAMES[m["fname"]], None)]
-            else:
-                places = [("cabinet", None)]
-            out.append(_Mention("places", m.start(), m.end(), places, count=len(places), name=g))
-        elif g == "room":
-            out.append(_Mention("room", m.start(), m.end(), name=ROOM_NAMES[m["room"]]))
-        elif g == "obj":
-            n = m["onum"]
-            count = int(n) if n and n.isdigit() else NUMBERS.get(n or "a", 1)
-            out.append(_Mention("obj", m.start(), m.end(), count=count, name=OBJECT_NAMES[m["oname"]]))
-        else:
-            out.append(_Mention(g, m.start(), m.end()))
+    for sent in nlp(text).sents:
+        if sent.text.strip():
+            line = full.count("\n", 0, offset + sent.start_char) + 1
+            out.append(_Sentence(sent, mentions(sent, context), line, part))
     return out
 
 
-def _unknown_words(text: str, mentions: list[_Mention], names: set[str]) -> list[str]:
-    rest = list(text)
-    for m in mentions:
-        rest[m.start : m.end] = " " * (m.end - m.start)
-    return [w for w in WORD.findall("".join(rest)) if w not in FILLER and w not in names]
+def _context(text: str) -> frozenset[str]:
+    """Object classes the text names unambiguously (to read "glass" when only wine glasses exist)."""
+    nlp, matcher = pipeline()
+    doc = nlp.make_doc(text)
+    for _, proc in nlp.pipeline:
+        doc = proc(doc)
+    labels = {nlp.vocab.strings[m] for m, _, _ in matcher(doc)}
+    return frozenset(label.split("|")[1] for label in labels if label.startswith("obj|"))
 
 
-def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s.strip()]
-
-
-def _normalize(sentence: str) -> str:
-    s = sentence.lower().replace("’", "'").replace("you'll", "you ll")
-    return re.sub(r"\s+", " ", s)
-
-
-CLAUSE_BREAK = re.compile(r",? while |, whereas |; |, but |, with |, and (?=the |there |inside |in |on |lastly)")
-
-
-def read_scene(text: str) -> tuple[Scene, int, list[str]]:
-    """(scene, sentences, unread sentences) of the apartment description."""
-    scene, room, unread, n = Scene(), None, [], 0
-    for sentence in _sentences(text):
-        n += 1
-        s = _normalize(sentence)
-        mentions = _mentions(s)
-        if _unknown_words(s, mentions, set()):
-            unread.append(sentence)
+def read_scene(sentences: list[_Sentence]) -> tuple[Scene, list[dict]]:
+    """(scene, unread sentences) of the apartment description."""
+    scene, room, unread, previous = Scene(), None, [], []
+    for sent in sentences:
+        if unknown := unknown_words(sent.tokens, sent.found, set()):
+            unread.append(sent.unread(unknown))
             continue
-        rooms = [m.name for m in mentions if m.kind == "room"]
-        if s.startswith("what's inside the apartment") or "consists of" in s:
-            scene.rooms += [r for r in dict.fromkeys(rooms) if r not in scene.rooms]
+        rooms = [m.name for m in sent.found if m.kind == "room"]
+        if rooms and not any(m.kind in ("places", "obj") for m in sent.found):
+            scene.rooms += [r for r in dict.fromkeys(rooms) if r not in scene.rooms]  # "it has a kitchen, ..."
             continue
         if rooms:
             room = rooms[0]
         if room is None:
-            unread.append(sentence)
+            unread.append(sent.unread([], "no room named yet"))
             continue
-        read = _assign(room, s)
+        read = _assign(room, sent, previous)
         if read is None:
-            unread.append(sentence)
+            unread.append(sent.unread([], "objects not given one place"))
             continue
         places, pairs = read
         for kind, index in places:
             scene.add_place(room, kind, index)
+        previous = [place_id(room, kind, index) for kind, index in places[-1:]] or previous
         for pid, obj in pairs:
             scene.objects[pid][obj.name] += obj.count
-    return scene, n, unread
+    return scene, unread
 
 
-def _assign(room: str, sentence: str) -> tuple[list[tuple[str, int | None]], list[tuple[str, _Mention]]] | None:
+def _clauses(sent: _Sentence) -> list[tuple[int, int]]:
+    """Token ranges of a description sentence's clauses: breaks at ";", "while", "whereas", ", but",
+    ", with", and "and" before a new statement ("..., and the microwave holds ...", "... and there is ...")."""
+    toks, cuts = sent.tokens, [0]
+    for i, t in enumerate(toks):
+        prev = toks[i - 1].lower_ if i else ""
+        nxt = toks[i + 1].lower_ if i + 1 < len(toks) else ""
+        if t.lower_ in (";", "while", "whereas", "whilst") or (t.lower_ in ("but", "with") and prev == ","):
+            cuts.append(i)
+        elif t.lower_ == "and" and nxt in ("the", "there", "inside", "in", "on", "lastly", "its"):
+            left = [m for m in sent.found if cuts[-1] <= m.start < i]
+            if prev == "," or (any(m.kind == "places" for m in left) and any(m.kind == "obj" for m in left)):
+                cuts.append(i)
+    return list(zip(cuts, [*cuts[1:], len(toks)]))
+
+
+def _assign(
+    room: str, sent: _Sentence, previous: list[str]
+) -> tuple[list[tuple[str, int | None]], list[tuple[str, Mention]]] | None:
     """(places named, (place id, object mention) pairs) of a description sentence in ``room``, or
-    None when an object cannot be given one place. Clauses ("..., while ...") and then comma-separated
-    pieces are grouped: a piece naming one place owns its objects; a piece naming none gives its
-    objects to the place before it (or, at the start, the next one); "each", "both" and
-    "respectively" spread objects over several places."""
+    None when an object cannot be given one place. ``previous``: the places of the sentence before
+    ("A book is also stored there.").
+
+    Clauses, then comma-separated pieces: a piece naming only objects gives them to the places of
+    the piece before (or, at the start, the next). Within a piece, places and objects come in runs:
+    a piece that starts with objects gives each run of them to the run of places after it ("a book
+    rests on the desk and a plate on the sofa"); one that starts with places gives each run of
+    objects to the places before it ("the fridge holds a plate"). A run of several places takes
+    objects only when "each", "both" or "respectively" says how, or when a relative word ("with",
+    "which", "containing") ties them to the last place ("a sofa with a book on it")."""
     named: list[tuple[str, int | None]] = []
-    pairs: list[tuple[str, _Mention]] = []
-    for clause in CLAUSE_BREAK.split(sentence):
-        mentions = _mentions(clause)
-        inside = [(m.start, m.end) for m in mentions]
-        cuts = [i for i, ch in enumerate(clause) if ch == "," and not any(a <= i < b for a, b in inside)]
+    pairs: list[tuple[str, Mention]] = []
+    toks = sent.tokens
+    for lo, hi in _clauses(sent):
+        clause = [m for m in sent.found if lo <= m.start < hi and m.kind in ("places", "obj")]
+        words = {t.lower_ for t in toks[lo:hi]}
+        cuts = [i for i in range(lo, hi) if toks[i].text == "," and not any(m.start <= i < m.end for m in clause)]
         owner: list[str] = []
-        orphans: list[_Mention] = []
-        for lo, hi in zip([0, *cuts], [*cuts, len(clause)]):
-            ms = [m for m in mentions if lo <= m.start < hi]
-            furniture = [ki for m in ms if m.kind == "places" for ki in _expand(m, room)]
-            named += furniture
-            places = [place_id(room, k, i) for k, i in furniture]
-            objects = [m for m in ms if m.kind == "obj"]
-            if not places and owner and clause[lo:hi].lstrip(", ").startswith("which"):
-                owner = owner[-1:]  # "a sofa and a cabinet, which contains ...": the nearest one
-            if places:
-                owner = places
-                objects = orphans + objects
-                orphans = []
-            elif not owner:
-                orphans += objects
+        orphans: list[Mention] = []
+        for a, b in zip([lo, *cuts], [*cuts, hi]):
+            found = [m for m in clause if a <= m.start < b]
+            if not found:
                 continue
-            if not objects:
-                continue
-            if len(owner) == 1 or re.search(r"\b(?:each|both)\b", clause):
-                pairs += [(p, o) for p in owner for o in objects]
-            elif "respectively" in clause and len(owner) == len(objects):
-                pairs += list(zip(owner, objects))
+            relative = {t.lower_ for t in toks[a : found[0].start]} & {"which", "latter"}
+            if all(m.kind == "obj" for m in found):
+                if not owner:
+                    orphans += found
+                    continue
+                given = _give(owner[-1:] if relative else owner, found, words, tied=False)
             else:
+                given = _runs(room, found, words, toks, orphans)
+                orphans = []
+            if given is None:
                 return None
+            new_places, new_pairs = given
+            named += new_places
+            pairs += new_pairs
+            # the next pieces' objects go where the last of these went ("which contains a plate, a cup, ...")
+            last = [p for p, o in new_pairs if o is new_pairs[-1][1]] if new_pairs else []
+            owner = last or [place_id(room, *ki) for ki in new_places] or owner
         if orphans:
-            return None
+            given = _give(previous, orphans, words, tied=False) if words & {"there", "it", "its"} else None
+            if given is None:
+                return None
+            pairs += given[1]
     return named, pairs
 
 
-def _expand(m: _Mention, room: str) -> list[tuple[str, int | None]]:
-    """A furniture mention's places; ``N cabinets`` in the kitchen lists cabinets 1..N."""
-    if m.name == "numcab" and room == "kitchen":
+def _runs(room: str, found: list[Mention], words: set[str], toks, orphans: list[Mention]):
+    """(places, pairs) of a piece with places: its runs of places and objects paired by the piece's
+    order (``orphans``, objects of earlier pieces, go with its first places), or None."""
+    runs: list[list[Mention]] = []
+    for m in found:
+        if runs and runs[-1][0].kind == m.kind:
+            runs[-1].append(m)
+        else:
+            runs.append([m])
+    if orphans:
+        runs = [list(orphans), *runs] if runs[0][0].kind == "places" else [[*orphans, *runs[0]], *runs[1:]]
+    named = [ki for run in runs if run[0].kind == "places" for m in run for ki in _expand(m, room)]
+    pairs: list[tuple[str, Mention]] = []
+    objects_first = runs[0][0].kind == "obj"
+    for k in range(0, len(runs), 2):
+        first, second = runs[k], runs[k + 1] if k + 1 < len(runs) else None
+        objects, place_run = (first, second) if objects_first else (second, first)
+        if objects_first and place_run is None:
+            place_run = runs[k - 1]  # objects after the last places: "... on the sofa, with a book"
+        if not objects:
+            continue
+        places = [place_id(room, ki, i) for m in place_run for ki, i in _expand(m, room)]
+        tied = not objects_first and _tied(toks, place_run[-1].end, objects[0].start)
+        given = _give(places, objects, words, tied)
+        if given is None:
+            return None
+        pairs += given[1]
+    return named, pairs
+
+
+def _give(places: list[str], objects: list[Mention], words: set[str], tied: bool):
+    """((), pairs) giving ``objects`` to ``places``, or None when it is not clear which gets which."""
+    if not places:
+        return None
+    if len(places) == 1 or words & {"each", "both"}:
+        return [], [(p, o) for p in places for o in objects]
+    if "respectively" in words and len(places) == len(objects):
+        return [], list(zip(places, objects))
+    if tied:
+        return [], [(places[-1], o) for o in objects]
+    return None
+
+
+#: Words after a place that tie the objects after them to that place alone.
+TIES = frozenset({"with", "which", "where", "containing", "housing", "holding", "filled", "stocked", "topped",
+                  "adorned", "laden", "storing", "featuring", "displaying", "bearing", "carrying", "that", "whose"})
+
+
+def _tied(toks, start: int, end: int) -> bool:
+    """Whether a relative word stands between a place (ending at ``start``) and its objects."""
+    return any(t.lower_ in TIES for t in toks[start:end])
+
+
+def _expand(m: Mention, room: str) -> list[tuple[str, int | None]]:
+    """A furniture mention's places; ``N cabinets`` in the kitchen lists cabinets 1..N (a count of
+    other furniture names one place of that kind)."""
+    if m.numbered and room == "kitchen" and m.name == "cabinet":
         return [("cabinet", i + 1) for i in range(m.count)]
-    if m.name == "numcab":
-        return [("cabinet", None)]
-    return m.places
+    return [(kind, index) for kind, index, _ in m.places]
 
 
-def _resolve(scene: Scene, kind: str, index: int | None, room: str) -> str | None:
+def _cabinet_number(scene: Scene, index: int, from_right: bool) -> int | None:
+    """A kitchen cabinet's number from the left: ``index`` -1 is the last one."""
+    count = sum(1 for p in scene.places.values() if p.kind == "kitchencabinet")
+    if index == -1 or from_right:
+        if count == 0:
+            return None
+        return count if index == -1 else count + 1 - index
+    return index
+
+
+def _resolve(scene: Scene, kind: str, index: int | None, from_right: bool, room: str) -> str | None:
     """The place id a story mention names: kitchen cabinets by ordinal; "a cabinet" in the room the
     person is in (or the only non-kitchen cabinet); others by kind, preferring the current room."""
     if kind == "cabinet" and index is not None:
-        pid = f"kitchen/kitchencabinet/{index}"
-        return pid if pid in scene.places else scene.add_place("kitchen", "cabinet", index)
+        number = _cabinet_number(scene, index, from_right)
+        if number is None or number < 1:
+            return None
+        pid = f"kitchen/kitchencabinet/{number}"
+        return pid if pid in scene.places else scene.add_place("kitchen", "cabinet", number)
     if kind == "cabinet":
         here = [p for p in scene.places.values() if p.kind in ("cabinet", "bathroomcabinet") and p.room == room]
         anywhere = [p for p in scene.places.values() if p.kind == "cabinet"]
@@ -409,150 +413,271 @@ def _resolve(scene: Scene, kind: str, index: int | None, room: str) -> str | Non
     here = [p for p in scene.places.values() if p.kind == kind and p.room == room]
     anywhere = [p for p in scene.places.values() if p.kind == kind]
     pick = here or anywhere
-    if not pick and kind in KITCHEN_KINDS:
+    if not pick and kind in lexicon().kitchen_only:
         return scene.add_place("kitchen", kind)  # an appliance the description's unread sentence named
     return pick[0].id if len(pick) == 1 else None
 
 
-def read_story(text: str, scene: Scene) -> tuple[Story, int, list[str]]:
-    """(story, sentences, unread sentences) of "Actions taken by NAME: ..."."""
-    head, _, body = text.partition(":")
-    person = head.replace("Actions taken by", "").strip()
-    names = {person.lower()}
+def _object_place(scene: Scene, cls: str, room: str | None) -> list[str]:
+    """The one place of ``room`` a walk "towards the apple" goes to: the place holding the class, or
+    the one in view (a surface) if several hold it; [] if the description gives none."""
+    held = [p for p, c in scene.objects.items() if cls and c[cls] and scene.places[p].room == room]
+    seen = [p for p in held if not scene.places[p].container]
+    return held if len(held) == 1 else seen if len(seen) == 1 else []
+
+
+def _walked_before(sent: _Sentence, m: Mention) -> bool:
+    """Whether a verb of walking comes before mention ``m`` ("heads to the kitchen", not "is
+    standing in the kitchen")."""
+    walks = set(lexicon().verbs["walk"])
+    return any(t.lemma_ in walks for t in sent.tokens[: m.start])
+
+
+def read_story(sentences: list[_Sentence], scene: Scene, person: str, names: set[str]) -> tuple[Story, list[dict]]:
+    """(story, unread sentences) of what ``person`` did (``names``: words that name them)."""
     story = Story(person, "")
-    room, n, unread = None, 0, []
-    for sentence in _sentences(body):
-        n += 1
-        s = _normalize(sentence)
-        mentions = _mentions(s)
-        if _unknown_words(s, mentions, names):
-            unread.append(sentence)
+    room, unread = None, []
+    for sent in sentences:
+        if unknown := unknown_words(sent.tokens, sent.found, names):
+            unread.append(sent.unread(unknown))
             continue
-        trial, ok = list(story.visits), True
-        start = story.start
-        cur = room
-        opening = repeating = False  # a pending "opens ..." / "does the same with ..." over the next places
-        # indices in trial of the last place mention's visits ("opens it" refers to them)
-        group: list[int] = [len(trial) - 1] if trial and trial[-1].place else []
-        for i, m in enumerate(mentions):
-            if m.kind == "room":
-                if s[m.end :].startswith(" tour"):
-                    continue  # "his kitchen tour"
-                if not start and re.search(r"\b(?:is|was|starts|started)\b(?: \w+)? in\b", s[: m.start] + " in"):
-                    start, cur = m.name, m.name
-                    continue
-                cur = m.name
-                trial.append(Visit(cur))
-                group, opening, repeating = [], False, False
-            elif m.kind in ("places", "obj"):
-                if m.kind == "obj":
-                    held = [p for p, c in scene.objects.items() if c[m.name] and scene.places[p].room == cur]
-                    pids = held[:1] if len(set(held)) == 1 else []
-                else:
-                    pids = [_resolve(scene, kind, index, cur) for kind, index in m.places]
-                if not pids or None in pids:
-                    ok = False
-                    break
-                group = []
-                for pid in pids:
-                    place = scene.places[pid]
-                    cur = place.room
-                    flag = opening or repeating
-                    last = trial[-1] if trial else None
-                    if last is not None and last.place == pid:
-                        trial[-1] = Visit(cur, pid, last.opened or flag, last.closed or flag)
-                    else:
-                        if last is not None and last.place is None and last.room == cur:
-                            trial.pop()  # walking into the room on the way to this place
-                        trial.append(Visit(cur, pid, flag, flag))
-                    group.append(len(trial) - 1)
-                nxt = mentions[i + 1] if i + 1 < len(mentions) else None
-                if nxt is None or nxt.kind != "places":
-                    opening = repeating = False  # "opens the stove, closes it, walks to the microwave"
-            elif m.kind == "about":
-                opening = repeating = False
-            elif m.kind == "repeat":
-                repeating = True
-            elif m.kind == "open":
-                nxt = mentions[i + 1] if i + 1 < len(mentions) else None
-                follows = nxt is not None and nxt.kind == "close" and i + 2 < len(mentions)
-                nxt2 = mentions[i + 2] if follows else nxt
-                between = set(WORD.findall(s[m.end : nxt2.start])) if nxt2 is not None else {"it"}
-                if nxt2 is not None and nxt2.kind == "places" and between <= OPEN_THE:
-                    opening = True  # "opens (and closes) the X"
-                elif group:
-                    for j in group:
-                        trial[j] = Visit(trial[j].room, trial[j].place, True, trial[j].closed)
-                else:
-                    ok = False
-                    break
-            elif m.kind == "close":
-                opened = [j for j in group if trial[j].opened]
-                for j in opened:
-                    trial[j] = Visit(trial[j].room, trial[j].place, True, True)
-        if not ok or not start:
-            unread.append(sentence)
+        trial, why = _visits(sent, scene, story, room)
+        if why:
+            unread.append(sent.unread([], why))
             continue
-        story.visits, story.start, room = trial, start, cur
+        story.visits, story.start, room = trial
     if not story.start:
-        raise UserError(f"actions of {person!r}: no sentence says which room they start in")
-    return story, n, unread
+        raise UserError(f"actions of {story.person!r}: no sentence says which room they start in")
+    return story, unread
 
 
-BELIEF_Q = re.compile(
-    r"if (?P<p>\w+) has been trying to get (?:an? )?(?P<goal>[a-z ]+?), which one of the following statements "
-    r"is more likely to be true\? \(a\) (?P=p) thinks that the (?P<g1>[a-z ]+?) is (?P<n1>not )?inside the "
-    r"(?P<c1>[a-z0-9 ]+?)\. \(b\) (?P=p) thinks that the (?P<g2>[a-z ]+?) is (?P<n2>not )?inside the "
-    r"(?P<c2>[a-z0-9 ]+?)\. please respond with either a or b\.?"
-)
-GOAL_Q = re.compile(
-    r"(?:if (?P<p0>\w+) thinks? there (?:isn't|is not) (?:an? )?(?P<gc>[a-z ]+?) inside the (?P<cc>[a-z0-9 ]+?), )?"
-    r"which one of the following statements is more likely to be true\? \(a\) (?P<p>\w+) has been trying to get "
-    r"(?:an? )?(?P<g1>[a-z ]+?)\. \(b\) (?P=p) has been trying to get (?:an? )?(?P<g2>[a-z ]+?)\. "
-    r"please respond with either a or b\.?"
-)
+def _visits(sent: _Sentence, scene: Scene, story: Story, room: str | None) -> tuple[tuple, str]:
+    """((visits, start, room) after the sentence, "") or (None, why the sentence cannot be read)."""
+    trial, start, cur = list(story.visits), story.start, room
+    found = [m for m in sent.found if m.kind != "filler"]
+    toks = sent.tokens
+    opening = repeating = False  # a pending "opens ..." / "does the same with ..." over the next places
+    # indices in trial of the last place mention's visits ("opens it" refers to them)
+    group: list[int] = [len(trial) - 1] if trial and trial[-1].place else []
+    for i, m in enumerate(found):
+        if m.kind == "room":
+            if m.end < len(toks) and toks[m.end].lemma_ == "tour":
+                continue  # "his kitchen tour"
+            came_from = "from" in {t.lower_ for t in toks[max(0, m.start - 2) : m.start]}
+            if not start and (came_from or not _walked_before(sent, m)):
+                start = cur = m.name
+                continue
+            if came_from:
+                continue  # "walks from the kitchen to ...": where they already are
+            cur = m.name
+            trial.append(Visit(cur))
+            group, opening, repeating = [], False, False
+        elif m.kind in ("places", "obj"):
+            if m.kind == "obj":
+                pids = _object_place(scene, m.name, cur)
+                if not pids:
+                    continue  # an object whose place the description does not give: a walk in the room
+            else:
+                pids = [_resolve(scene, kind, index, right, cur) for kind, index, right in m.places]
+            if not pids or None in pids:
+                return None, f"{toks[m.start:m.end].text!r} is not one place of the apartment"
+            group = []
+            for pid in pids:
+                place = scene.places[pid]
+                cur = place.room
+                flag = opening or repeating
+                last = trial[-1] if trial else None
+                if last is not None and last.place == pid:
+                    trial[-1] = Visit(cur, pid, last.opened or flag, last.closed or flag)
+                else:
+                    if last is not None and last.place is None and last.room == cur:
+                        trial.pop()  # walking into the room on the way to this place
+                    trial.append(Visit(cur, pid, flag, flag))
+                group.append(len(trial) - 1)
+            nxt = found[i + 1] if i + 1 < len(found) else None
+            if nxt is None or nxt.kind != "places":
+                opening = repeating = False  # "opens the stove, closes it, walks to the microwave"
+        elif m.kind == "about":
+            opening = repeating = False
+        elif m.kind == "repeat":
+            nxt = found[i + 1] if i + 1 < len(found) else None
+            if nxt is None or nxt.kind != "places":  # "... moves to the stove, where he does the same"
+                for j in group:
+                    trial[j] = Visit(trial[j].room, trial[j].place, True, True)
+            repeating = True
+        elif m.kind == "open":
+            nxt = found[i + 1] if i + 1 < len(found) else None
+            follows = nxt is not None and nxt.kind == "close" and i + 2 < len(found)
+            nxt2 = found[i + 2] if follows else nxt
+            between = {t.lemma_ for t in toks[m.end : nxt2.start]} - set(lexicon().verbs["close"]) if nxt2 else {"it"}
+            if nxt2 is not None and nxt2.kind == "places" and between <= OPEN_THE:
+                opening = True  # "opens (and closes) the X"
+            elif group:
+                for j in group:
+                    trial[j] = Visit(trial[j].room, trial[j].place, True, trial[j].closed)
+            else:
+                return None, "opens something no earlier words name"
+        elif m.kind == "close":
+            for j in [j for j in group if trial[j].opened]:
+                trial[j] = Visit(trial[j].room, trial[j].place, True, True)
+    if not start:
+        return None, "before any sentence says where the person starts"
+    return (trial, start, cur), ""
 
 
-def _object(name: str) -> str:
-    key = name.strip()
-    if key not in OBJECT_NAMES:
-        raise UserError(f"question names an unknown object {name!r}")
-    return OBJECT_NAMES[key]
+@dataclass
+class _Option:
+    """One option of a question: the object classes and places it names, whether it is negated or
+    answers the stem with yes / no."""
+
+    text: str
+    objects: list[str]
+    places: list[Mention]
+    negated: bool
+    yes_no: str | None
 
 
-def _container(name: str, scene: Scene, room: str) -> str:
-    m = _mentions(name)
-    if len(m) != 1 or m[0].kind != "places" or len(m[0].places) != 1:
-        raise UserError(f"question names an unknown container {name!r}")
-    kind, index = m[0].places[0]
-    pid = _resolve(scene, kind, index, room)
+def _option(text: str, context: frozenset[str]) -> _Option:
+    nlp, _ = pipeline()
+    doc = nlp(text)
+    found = mentions(doc, context)
+    words = [t.lower_ for t in doc if not t.is_punct]
+    yes_no = words[0] if words and words[0] in ("yes", "no") else None
+    negated = any(t.lower_ in NEGATIONS for t in doc[1 if yes_no else 0 :])
+    objects = [m.name for m in found if m.kind == "obj"]
+    if any(m.kind == "obj" and not m.name for m in found):
+        objects.append("")  # an ambiguous word: reported as unknown below
+    return _Option(text, objects, [m for m in found if m.kind == "places"], negated, yes_no)
+
+
+def _split_options(text: str) -> tuple[str, list[str]]:
+    """(stem, option texts) of a question whose options are labelled a, b, c, ... in order."""
+    labels, want = [], "a"
+    for m in OPTION_LABEL.finditer(text):
+        if m[1].lower() == want:
+            labels.append(m)
+            want = chr(ord(want) + 1)
+    if len(labels) < 2:
+        return text, []
+    ends = [m.start() for m in labels[1:]] + [len(text)]
+    options = [text[m.end() : end] for m, end in zip(labels, ends)]
+    options[-1] = re.split(r"(?i)please (?:respond|answer)|answer with", options[-1])[0]
+    return text[: labels[0].start()], [o.strip(" \n,;.?") .removesuffix(" or").strip() for o in options]
+
+
+def _unknown(option: _Option) -> str:
+    nlp, _ = pipeline()
+    doc = nlp(option.text)
+    words = unknown_words(doc, mentions(doc), {t.lower_ for t in doc if t.is_title})
+    return f" (unknown words: {', '.join(words)})" if words else ""
+
+
+def read_query(text: str, scene: Scene, room: str, context: frozenset[str]) -> Query:
+    """The question: a belief question ("does X think G is inside C?") or a goal question ("is X
+    trying to get G1 or G2?", two or more options, or free choice among the objects it names),
+    else a :class:`UserError`."""
+    text = re.sub(r"\s+", " ", text.replace("’", "'")).strip()
+    if not text:
+        raise UserError("the story has no question")
+    stem_text, option_texts = _split_options(text)
+    stem = _option(stem_text, context)
+    options = [_option(t, context) for t in option_texts]
+    named = {o for opt in options for o in opt.objects}
+    if "" in named or "" in stem.objects:
+        raise UserError(f"question names an ambiguous object (say which: e.g. 'wine glass'): {text[:80]!r}")
+    if len(named) >= 2 or (not options and len(set(stem.objects)) != 1):
+        return _goal_query(text, stem, options, scene, room)
+    goal = (stem.objects or [o for opt in options for o in opt.objects] or [None])[0]
+    containers = [p for opt in [*options, stem] for p in opt.places]
+    if goal is None or not containers:
+        missing = next((o for o in options if not o.objects), stem)
+        raise UserError(f"question in an unknown form: {text[:80]!r}{_unknown(missing)}")
+    if not options:  # "Does she think there is a plate in the fridge?": yes or no
+        options = [_Option("yes", [], [], False, "yes"), _Option("no", [], [], True, "no")]
+    if len(options) != 2:
+        raise UserError(f"a belief question needs two options (inside / not inside), got {len(options)}")
+    inside = [_says_inside(o, stem) for o in options]
+    places = {(p.places[0][0], p.places[0][1]) for p in containers}
+    if inside[0] == inside[1] or len(places) != 1 or len(containers[0].places) != 1:
+        raise UserError("belief question whose options are not 'inside' and 'not inside' one place")
+    kind, index, right = containers[0].places[0]
+    pid = _resolve(scene, kind, index, right, room)
     if pid is None:
-        raise UserError(f"question's container {name!r} is not one place of the apartment")
-    return pid
+        raise UserError(f"the question's container {containers[0].name!r} is not one place of the apartment")
+    return Query("belief", goal=goal, place=pid, inside=inside.index(True))
 
 
-def read_query(text: str, scene: Scene, room: str) -> Query:
-    """The question: a belief question (1.x) or a goal question (2.x), else a :class:`UserError`."""
-    s = _normalize(text.replace("Question:", "").strip())
-    if m := BELIEF_Q.fullmatch(s):
-        if m["g1"] != m["g2"] or m["c1"] != m["c2"] or bool(m["n1"]) == bool(m["n2"]):
-            raise UserError("belief question whose options are not 'inside' and 'not inside' one place")
-        return Query(
-            "belief", goal=_object(m["goal"]), place=_container(m["c1"], scene, room), inside=int(bool(m["n1"]))
-        )
-    if m := GOAL_Q.fullmatch(s):
-        given = (_object(m["gc"]), _container(m["cc"], scene, room)) if m["gc"] else None
-        return Query("goal", options=(_object(m["g1"]), _object(m["g2"])), given=given)
-    raise UserError(f"question in an unknown form: {text[:80]!r}")
+def _says_inside(option: _Option, stem: _Option) -> bool:
+    """Whether an option says the person thinks the object is inside ("yes" answers the stem)."""
+    if option.yes_no is not None:
+        return (option.yes_no == "yes") != stem.negated
+    return not option.negated
 
 
-def read_question(text: str) -> Reading:
-    """Read one MMToM-QA question text into scene, story and query."""
-    if "Actions taken by" not in text or "Question:" not in text:
-        raise UserError("question text lacks 'Actions taken by' or 'Question:'")
-    description, _, rest = text.partition("Actions taken by")
-    actions, _, question = rest.partition("Question:")
-    scene, n1, unread1 = read_scene(description)
-    story, n2, unread2 = read_story("Actions taken by" + actions, scene)
+def _goal_query(text: str, stem: _Option, options: list[_Option], scene: Scene, room: str) -> Query:
+    if options:
+        for label, opt in zip("abcde", options):
+            if len(set(opt.objects)) != 1:
+                raise UserError(f"option ({label}) does not name one object: {opt.text[:60]!r}{_unknown(opt)}")
+        goals = tuple(opt.objects[0] for opt in options)
+        premise = stem
+    else:  # free choice: the objects the question names, or every class in the apartment
+        goals = tuple(dict.fromkeys(o for o in stem.objects if o)) if len(set(stem.objects)) > 1 else ()
+        goals = goals or tuple(sorted({c for counts in scene.objects.values() for c in counts if counts[c]}))
+        premise = _Option("", [], [], False, None)
+    if len(set(goals)) != len(goals) or len(goals) < 2:
+        raise UserError(f"a goal question needs two or more different objects: {text[:80]!r}")
+    given = None
+    if premise.places and premise.objects and premise.negated:
+        kind, index, right = premise.places[0].places[0]
+        pid = _resolve(scene, kind, index, right, room)
+        if pid is None:
+            raise UserError(f"the question's container {premise.places[0].name!r} is not one place of the apartment")
+        given = (premise.objects[0], pid)
+    return Query("goal", options=goals, given=given)
+
+
+def read_question(text: str, strict: bool = False) -> Reading:
+    """Read one story with its question into scene, story and query. ``strict``: an unread sentence
+    is a :class:`UserError` instead of a note in :attr:`Reading.unread`."""
+    text = check_text(text)
+    (d_off, description), (a_off, actions), question, person = _parts(text)
+    context = _context(text)
+    scene_sents = _sentences(d_off, DESCRIPTION_HEAD.sub("", description), text, "description", context)
+    action_sents = _sentences(a_off, actions, text, "actions", context)
+    if not person and action_sents and action_sents[0].tokens[0].lower_ not in PRONOUNS:
+        person = action_sents[0].tokens[0].text
+    names = _question_names(question) | ({person.lower()} if person else set())
+    scene, unread1 = read_scene(scene_sents)
+    story, unread2 = read_story(action_sents, scene, person or "the person", names)
+    unread = unread1 + unread2
+    if strict and unread:
+        u = unread[0]
+        raise UserError(f"line {u['line']}: cannot read {u['text'][:80]!r} ({u['why'] or 'unknown: ' + ', '.join(u['unknown'])})")
     last = story.visits[-1].room if story.visits else story.start
-    return Reading(scene, story, read_query(question, scene, last), n1 + n2, unread1 + unread2)
+    return Reading(scene, story, read_query(question, scene, last, context), len(scene_sents) + len(action_sents), unread)
+
+
+def _question_names(question: str) -> set[str]:
+    """Capitalised words of the question that the lexicon does not know: the person's name."""
+    nlp, _ = pipeline()
+    return {t.lower_ for t in nlp(question) if t.is_title and t.lemma_ not in lexicon().known and not t.is_sent_start}
+
+
+#: The longest story the reader takes (characters): MMToM stories are 1–3 thousand.
+MAX_STORY_CHARS = 100_000
+
+
+def check_text(text: str) -> str:
+    """The text, or a one-line :class:`UserError` for input no story can be: empty, binary, too long,
+    or not English."""
+    if not text or not text.strip():
+        raise UserError("the story is empty")
+    if "\x00" in text or sum(not (c.isprintable() or c.isspace()) for c in text) > len(text) // 100:
+        raise UserError("the story is not text (binary bytes)")
+    if len(text) > MAX_STORY_CHARS:
+        raise UserError(f"the story has {len(text):,} characters; the reader takes at most {MAX_STORY_CHARS:,}")
+    letters = [c for c in text if c.isalpha()]
+    if not letters or sum(c.isascii() for c in letters) < 0.9 * len(letters):
+        raise UserError("the story is not English text (the reader knows English household words only)")
+    return text.replace("’", "'")

@@ -1,0 +1,291 @@
+"""The household reader's language layer: spaCy tokens, lemmas and phrase matches, mapped by our
+domain lexicon (``lexicon.yaml``) to *mentions* — rooms, furniture with counts and ordinals,
+objects with counts, and the verbs open / close / about to open / do the same with.
+
+Why these parts: spaCy's rule-based tokenizer, sentencizer and PhraseMatcher come with the
+package (its trained pipelines are not on the package registry, and nothing may download at run
+time); lemmas come from lemminflect, an English dictionary plus inflection rules shipped in its
+wheel (3 MB, no POS tagger needed), rather than spacy-lookups-data (all languages, ~100 MB).
+The lexicon is matched by lemma, so "cupboards", "shuts" and "heading" need no entries of their own.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+
+import yaml
+
+#: Ordinals written with digits: "3rd", "10th".
+DIGIT_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
+#: "cabinet number 3", "cabinet no. 3", "cabinet #3": the words between a cabinet and its number.
+NUMBER_SIGNS = frozenset({"number", "no", "no.", "#", "nr", "nr."})
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """The domain lexicon, loaded once: phrase → meaning, and the word lists of ``lexicon.yaml``."""
+
+    rooms: dict[str, str]  # phrase -> room id
+    furniture: dict[str, str]  # phrase -> furniture kind
+    objects: dict[str, str]  # phrase -> object class
+    ambiguous: dict[str, tuple[str, ...]]  # phrase -> candidate object classes
+    containers: frozenset[str]
+    kitchen_only: frozenset[str]
+    numbers: dict[str, int]
+    ordinals: dict[str, int]
+    last_ordinals: frozenset[str]
+    verbs: dict[str, list[str]]  # verb kind -> phrases
+    known: frozenset[str]  # every lemma that may stand in a read sentence
+
+
+@functools.cache
+def lexicon() -> Lexicon:
+    raw = yaml.safe_load(resources.files(__package__).joinpath("lexicon.yaml").read_text())
+
+    def invert(section: dict[str, list[str]]) -> dict[str, str]:
+        return {phrase: key for key, phrases in section.items() for phrase in phrases}
+
+    verbs = raw["verbs"]
+    words = set(raw["function_words"].split()) | set(raw["numbers"]) | set(raw["ordinals"]) | set(raw["last_ordinals"])
+    for phrases in [*verbs.values(), *raw["rooms"].values(), *raw["furniture"].values(), *raw["objects"].values()]:
+        words |= {w for p in phrases for w in p.split()}
+    words |= {w for p in raw["ambiguous"] for w in p.split()}
+    return Lexicon(
+        rooms=invert(raw["rooms"]),
+        furniture=invert(raw["furniture"]),
+        objects=invert(raw["objects"]),
+        ambiguous={p: tuple(c) for p, c in raw["ambiguous"].items()},
+        containers=frozenset(raw["containers"]),
+        kitchen_only=frozenset(raw["kitchen_only"]),
+        numbers=raw["numbers"],
+        ordinals=raw["ordinals"],
+        last_ordinals=frozenset(raw["last_ordinals"]),
+        verbs=verbs,
+        known=frozenset(words | {"'s", "'re", "'ll", "’s"}),
+    )
+
+
+@functools.cache
+def _lemma_table() -> tuple:
+    import lemminflect  # noqa: PLC0415 — loaded once with the pipeline
+
+    return (lemminflect.getAllLemmas, lemminflect.getAllLemmasOOV)
+
+
+@functools.lru_cache(maxsize=65536)
+def lemma(word: str) -> str:
+    """The lemma the lexicon knows: the word itself if known, else the first of its dictionary
+    lemmas the lexicon knows, else its verb / noun / adjective lemma ("left" stays "left",
+    "leaves" becomes "leave", "glasses" "glass")."""
+    word = word.lower().replace("’", "'")
+    known = lexicon().known | _phrase_words()
+    if word in known or not word.isalpha():
+        return word
+    get, oov = _lemma_table()
+    found = get(word) or oov(word, "NOUN")
+    candidates = [lem for pos in ("VERB", "NOUN", "ADJ", "ADV", "AUX") for lem in found.get(pos, ())]
+    for lem in candidates:
+        if lem in known:
+            return lem
+    return candidates[0] if candidates else word
+
+
+@functools.cache
+def _phrase_words() -> frozenset[str]:
+    lex = lexicon()
+    phrases = [*lex.rooms, *lex.furniture, *lex.objects, *lex.ambiguous]
+    return frozenset(w for p in phrases for w in p.split())
+
+
+@functools.cache
+def pipeline():
+    """(nlp, phrase matcher): spaCy's blank English tokenizer with a sentencizer and our lemmas,
+    and a PhraseMatcher over lemmas whose labels are ``kind|value`` (e.g. ``obj|wineglass``)."""
+    import spacy  # noqa: PLC0415 — imported on first use: a second to load
+    from spacy.language import Language  # noqa: PLC0415
+    from spacy.matcher import PhraseMatcher  # noqa: PLC0415
+
+    if not Language.has_factory("mindzero_lemmas"):
+
+        @Language.component("mindzero_lemmas")
+        def set_lemmas(doc):
+            for token in doc:
+                token.lemma_ = lemma(token.text)
+            return doc
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("mindzero_lemmas")
+    lex = lexicon()
+    matcher = PhraseMatcher(nlp.vocab, attr="LEMMA")
+    entries: dict[str, list[str]] = {}
+    for kind, table in (("room", lex.rooms), ("furn", lex.furniture), ("obj", lex.objects)):
+        for phrase, value in table.items():
+            entries.setdefault(f"{kind}|{value}", []).append(phrase)
+    for phrase in lex.ambiguous:
+        entries[f"amb|{phrase}"] = [phrase]
+    for kind in ("open", "close", "about_to_open", "repeat", "from_right"):
+        entries[f"{kind}|"] = lex.verbs[kind]
+    for label, phrases in entries.items():
+        matcher.add(label, [nlp(p) for p in phrases])
+    return nlp, matcher
+
+
+@dataclass
+class Mention:
+    """A meaningful stretch of a sentence, tokens ``start:end``. ``kind``: room, places, obj, open,
+    close, about, repeat. ``places``: (furniture kind, index or None, counted from the right)."""
+
+    kind: str
+    start: int
+    end: int
+    name: str = ""
+    count: int = 1
+    places: list[tuple[str, int | None, bool]] = field(default_factory=list)
+    numbered: bool = False  # "four cabinets": a count of places, not one place
+
+
+def _ordinal(token) -> int | None:
+    lex = lexicon()
+    if m := DIGIT_ORDINAL.fullmatch(token.lower_):
+        return int(m[1])
+    if token.lower_ in lex.last_ordinals:
+        return -1  # the last one: resolved against the number of cabinets
+    return lex.ordinals.get(token.lemma_)
+
+
+def _count(token) -> int | None:
+    if token.like_num and token.text.isdigit():
+        return int(token.text)
+    return lexicon().numbers.get(token.lower_)
+
+
+def _ordinal_list(sent, end: int) -> tuple[int, list[int]]:
+    """(start, ordinals) of a list of ordinals ending just before token ``end`` ("first, second, and
+    fourth"), or (end, []) if none."""
+    found, i = [], end - 1
+    while i >= 0:
+        value = _ordinal(sent[i])
+        if value is not None:
+            found.append(value)
+            i -= 1
+        elif sent[i].lower_ in {",", "and", "&"} and found:
+            i -= 1
+        else:
+            break
+    while i + 1 < end and _ordinal(sent[i + 1]) is None:
+        i += 1  # a leading "and" / comma is not part of the list
+    return i + 1, found[::-1]
+
+
+def mentions(sent, context: frozenset[str] = frozenset()) -> list[Mention]:
+    """The mentions of a sentence (a spaCy Span or Doc), left to right. ``context``: object classes
+    the whole text names, used to resolve ambiguous words ("glass")."""
+    nlp, matcher = pipeline()
+    lex = lexicon()
+    doc = sent.as_doc() if hasattr(sent, "as_doc") else sent
+    spans = sorted(matcher(doc, as_spans=True), key=lambda s: (s.start, -len(s)))
+    chosen, taken = [], set()
+    for s in sorted(spans, key=lambda s: (-len(s), s.start)):
+        if not taken & set(range(s.start, s.end)):
+            chosen.append(s)
+            taken |= set(range(s.start, s.end))
+    out: list[Mention] = []
+    for s in sorted(chosen, key=lambda s: s.start):
+        kind, _, value = s.label_.partition("|")
+        if kind == "room":
+            out.append(Mention("room", s.start, s.end, name=value))
+        elif kind == "furn":
+            out.append(_furniture(doc, s.start, s.end, value))
+        elif kind in ("obj", "amb"):
+            classes = [value] if kind == "obj" else [c for c in lex.ambiguous[value] if c in context]
+            start, count = s.start, 1
+            if start >= 2 and doc[start - 1].lower_ == "of" and _count(doc[start - 2]) is not None:
+                start, count = start - 2, _count(doc[start - 2])  # "a couple of apples"
+            elif start >= 1 and _count(doc[start - 1]) is not None:
+                start, count = start - 1, _count(doc[start - 1])
+            out.append(Mention("obj", start, s.end, name=classes[0] if len(classes) == 1 else "", count=count))
+        else:
+            out.append(Mention({"about_to_open": "about", "from_right": "right"}.get(kind, kind), s.start, s.end))
+    out += _bare_ordinals(doc, out)
+    out.sort(key=lambda m: m.start)
+    return _apply_from_right(out)
+
+
+def _furniture(doc, start: int, end: int, kind: str) -> Mention:
+    """A furniture mention with its count ("four cabinets"), ordinals before it ("the first and third
+    cabinets") or a number after it ("cabinet 3", "cabinet number 3", "the cabinet third from the left")."""
+    if kind != "cabinet":
+        if start >= 1 and _count(doc[start - 1]) is not None:
+            start -= 1
+        return Mention("places", start, end, name=kind, places=[(kind, None, False)])
+    first, ordinals = _ordinal_list(doc, start)
+    if ordinals:
+        return Mention("places", first, end, name=kind, places=[(kind, o, False) for o in ordinals])
+    j = end
+    while j < len(doc) and doc[j].lower_ in NUMBER_SIGNS:
+        j += 1
+    if j < len(doc) and (doc[j].text.isdigit() or (j > end and _count(doc[j]))):
+        return Mention("places", start, j + 1, name=kind, places=[(kind, _count(doc[j]), False)])
+    if end < len(doc) and _ordinal(doc[end]) is not None:
+        return Mention("places", start, end + 1, name=kind, places=[(kind, _ordinal(doc[end]), False)])
+    if start >= 1 and _count(doc[start - 1]) is not None:
+        n = _count(doc[start - 1])
+        return Mention("places", start - 1, end, name=kind, count=n, places=[(kind, None, False)], numbered=True)
+    return Mention("places", start, end, name=kind, places=[(kind, None, False)])
+
+
+def _bare_ordinals(doc, found: list[Mention]) -> list[Mention]:
+    """Ordinals that stand for cabinets without the word: "the third one", "the sixth", "the second
+    and fourth ones" (not "for the first time")."""
+    taken = {i for m in found for i in range(m.start, m.end)}
+    out, i = [], 0
+    while i < len(doc):
+        if i not in taken and _ordinal(doc[i]) is not None and i >= 1 and doc[i - 1].lower_ == "the":
+            j = i
+            while j + 1 < len(doc) and (_ordinal(doc[j + 1]) is not None or doc[j + 1].lower_ in {",", "and"}):
+                j += 1
+            while _ordinal(doc[j]) is None:
+                j -= 1
+            nxt = doc[j + 1].lemma_ if j + 1 < len(doc) else ""
+            if nxt != "time" and not taken & set(range(i, j + 1)):
+                values = [_ordinal(t) for t in doc[i : j + 1] if _ordinal(t) is not None]
+                end = j + 2 if nxt == "one" else j + 1
+                out.append(Mention("places", i, end, name="cabinet", places=[("cabinet", v, False) for v in values]))
+                i = end
+                continue
+        i += 1
+    return out
+
+
+def _apply_from_right(found: list[Mention]) -> list[Mention]:
+    """"from the right" after numbered cabinets counts them from the right (the phrase stays as a
+    ``filler`` mention: read, meaning nothing more)."""
+    out: list[Mention] = []
+    for m in found:
+        if m.kind == "right":
+            prev = next((p for p in reversed(out) if p.kind == "places"), None)
+            if prev is not None and any(i is not None for _, i, _ in prev.places):
+                prev.places = [(k, i, i is not None) for k, i, _ in prev.places]
+                prev.end = max(prev.end, m.end)
+                out.append(Mention("filler", m.start, m.end))
+                continue
+        out.append(m)
+    return out
+
+
+def unknown_words(sent, found: list[Mention], names: set[str]) -> list[str]:
+    """Words of ``sent`` that no mention covers and the lexicon does not know (nor ``names``)."""
+    covered = {i for m in found for i in range(m.start, m.end)}
+    known = lexicon().known
+    return [
+        t.text
+        for i, t in enumerate(sent)
+        if i not in covered
+        and not (t.is_punct or t.is_space or t.like_num)
+        and t.lemma_ not in known
+        and t.lower_ not in names
+    ]
