@@ -464,7 +464,7 @@ Bob moved the fig to the blue_jar.""",
 @pytest.mark.parametrize("story,expected", STORIES, ids=[f"story{i + 1}" for i in range(len(STORIES))])
 def test_hand_answered_story(story: str, expected: dict[str, str | None]) -> None:
     text = read_story(story + "\n" + "\n".join(expected))
-    sim = StorySimulator(story_agents(text.events))
+    sim = StorySimulator(story_agents(text.events), story=text.events)
     for event in text.events:
         sim.step(event)
     assert [sim.answer(q) for q in text.questions] == list(expected.values())
