@@ -172,6 +172,10 @@ def _ordinal_list(sent, end: int) -> tuple[int, list[int]]:
         if value is not None:
             found.append(value)
             i -= 1
+        elif sent[i].lower_ in {"to", "through", "-"} and found and i > 0 and _ordinal(sent[i - 1]) is not None:
+            low = _ordinal(sent[i - 1])  # "the fourth to eighth cabinets"
+            found += list(range(found[-1] - 1, low, -1))
+            i -= 1
         elif sent[i].lower_ in {",", "and", "&"} and found:
             i -= 1
         else:
@@ -212,7 +216,34 @@ def mentions(sent, context: frozenset[str] = frozenset()) -> list[Mention]:
             out.append(Mention({"about_to_open": "about", "from_right": "right"}.get(kind, kind), s.start, s.end))
     out += _bare_ordinals(doc, out)
     out.sort(key=lambda m: m.start)
-    return _apply_from_right(out)
+    return _back_references(doc, _apply_from_right(out))
+
+
+def _back_references(doc, found: list[Mention]) -> list[Mention]:
+    """"the other" / "the latter" / "the second one" after furniture of another kind than cabinets
+    ("one of the kitchen tables holds a plate, while the other ...") name that furniture again."""
+    out: list[Mention] = []
+    for m in found:
+        earlier = [p for p in out if p.kind == "places"]
+        if m.kind == "places" and m.name == "cabinet" and m.places and earlier and _bare(doc, m):
+            kind = earlier[-1].name
+            if kind != "cabinet":
+                m = Mention("places", m.start, m.end, name=kind, places=[(kind, None, False)])
+        out.append(m)
+    taken = {i for m in out for i in range(m.start, m.end)}
+    for i, t in enumerate(doc):
+        if t.lower_ in ("other", "latter", "former") and i and doc[i - 1].lower_ == "the" and i not in taken:
+            earlier = [p for p in out if p.kind == "places" and p.end <= i]
+            if earlier and i + 1 not in taken:  # not "the other kitchen table"
+                ref = earlier[0] if t.lower_ == "former" else earlier[-1]
+                if len(ref.places) == 1:
+                    out.append(Mention("places", i, i + 1, name=ref.name, places=list(ref.places)))
+    return sorted(out, key=lambda m: m.start)
+
+
+def _bare(doc, m: Mention) -> bool:
+    """Whether a cabinet mention is a bare ordinal ("the second one"), the word cabinet unsaid."""
+    return not any(t.lemma_ in ("cabinet", "cupboard") for t in doc[m.start : m.end])
 
 
 def _furniture(doc, start: int, end: int, kind: str) -> Mention:
@@ -242,6 +273,7 @@ def _bare_ordinals(doc, found: list[Mention]) -> list[Mention]:
     """Ordinals that stand for cabinets without the word: "the third one", "the sixth", "the second
     and fourth ones" (not "for the first time")."""
     taken = {i for m in found for i in range(m.start, m.end)}
+    furniture = {m.start for m in found if m.kind == "places"}  # "the first kitchen table" is no cabinet
     out, i = [], 0
     while i < len(doc):
         if i not in taken and _ordinal(doc[i]) is not None and i >= 1 and doc[i - 1].lower_ == "the":
@@ -251,7 +283,7 @@ def _bare_ordinals(doc, found: list[Mention]) -> list[Mention]:
             while _ordinal(doc[j]) is None:
                 j -= 1
             nxt = doc[j + 1].lemma_ if j + 1 < len(doc) else ""
-            if nxt != "time" and not taken & set(range(i, j + 1)):
+            if nxt != "time" and not taken & set(range(i, j + 1)) and j + 1 not in furniture:
                 values = [_ordinal(t) for t in doc[i : j + 1] if _ordinal(t) is not None]
                 end = j + 2 if nxt == "one" else j + 1
                 out.append(Mention("places", i, end, name="cabinet", places=[("cabinet", v, False) for v in values]))

@@ -267,8 +267,9 @@ def _clauses(sent: _Sentence) -> list[tuple[int, int]]:
         if t.lower_ in (";", "while", "whereas", "whilst") or (t.lower_ in ("but", "with") and prev == ","):
             cuts.append(i)
         elif t.lower_ == "and" and nxt in ("the", "there", "inside", "in", "on", "lastly", "its"):
-            left = [m for m in sent.found if cuts[-1] <= m.start < i]
-            if prev == "," or (any(m.kind == "places" for m in left) and any(m.kind == "obj" for m in left)):
+            left = [m for m in sent.found if cuts[-1] <= m.start < i and m.kind in ("places", "obj")]
+            said = left and any(tok.is_alpha and tok.lower_ not in ("the", "a", "an") for tok in toks[left[-1].end : i])
+            if prev == "," or said:  # "..., and the ..." or "the X is empty and the Y holds ..."
                 cuts.append(i)
     return list(zip(cuts, [*cuts[1:], len(toks)]))
 
