@@ -15,7 +15,7 @@ from mindzero.commands.llm_options import AssistLLMOptions, ModelOptions
 from mindzero.core.config import add_dataclass_flags, config_from_args
 from mindzero.core.human import HumanParams
 from mindzero.core.outputs import add_output_flags, claim_out
-from mindzero.core.results import read_jsonl, write_jsonl, write_results
+from mindzero.core.results import dumps_json, read_jsonl, read_stdin_text, read_text, write_jsonl, write_results
 from mindzero.domains.household import HouseholdDomain
 from mindzero.domains.household.mmtom.generate import generate as generate_mmtom
 from mindzero.domains.household.mmtom.model import MMToMModel
@@ -31,6 +31,7 @@ from mindzero.tasks.mmtom import (
     MMTOM_REASONERS,
     QUESTION_FIELDS,
     MMToMTotals,
+    ask_household,
     mmtom_llm_samples,
     mmtom_rows,
     mmtom_samples,
@@ -88,6 +89,21 @@ class MMToMEvalConfig(ModelOptions):
         },
     )
     max_new_tokens: int = field(default=16, kw_only=True, metadata={"help": "completion token budget", "ge": 1})
+    strict: bool = field(
+        default=False, metadata={"help": "any sentence the reader cannot read is an error (exit 2), not a note"}
+    )
+
+
+@dataclass
+class AskConfig:
+    """``household ask``: answer questions about a household story a user wrote."""
+
+    story: str = field(
+        metadata={"help": "story file: the apartment, then what the person does, perhaps a question ('-': stdin)"}
+    )
+    json: bool = field(default=False, metadata={"help": "print the answers and the state as JSON"})
+    strict: bool = field(default=False, metadata={"help": "any sentence the reader cannot read is an error (exit 2)"})
+    inference: MMToMModel = field(default_factory=MMToMModel, metadata={"help": "the inverse-planning model"})
 
 
 @dataclass
@@ -128,6 +144,17 @@ def register(areas: argparse._SubParsersAction) -> None:
     mmtom.add_argument("--out", default="runs/mmtom-eval", help="output folder")
     add_output_flags(mmtom)
     mmtom.set_defaults(func=cmd_mmtom_eval)
+    ask = verbs.add_parser(
+        "ask",
+        help="answer questions about a household story you wrote (the reader + inverse planning)",
+        description="Prints each answer with the posterior over its options and the state the reader built "
+        "(rooms, places and their objects, the person's path, sentences it could not read). A question is "
+        "'Does X think the plate is in the fridge?', 'Is X looking for (a) an apple or (b) a plate?', "
+        "'What is X trying to get?' (every object of the apartment), or MMToM-QA's forms.",
+    )
+    add_dataclass_flags(ask, AskConfig)
+    ask.add_argument("--question", action="append", default=[], metavar="TEXT", help="a question (repeatable)")
+    ask.set_defaults(func=cmd_ask)
     mmtom_data = verbs.add_parser(
         "mmtom-data",
         help="generate MMToM-style questions (7 types) on our apartments, labelled by the model reasoner",
@@ -162,6 +189,42 @@ def cmd_assist(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ask(args: argparse.Namespace) -> int:
+    config = config_from_args(AskConfig, args)
+    text = read_stdin_text() if config.story == "-" else read_text(config.story)
+    result = ask_household(text, args.question, config.inference, config.strict)
+    print(dumps_json(result) if config.json else _format_answers(result))
+    return 0
+
+
+def _format_answers(result: dict) -> str:
+    """``household ask``'s answers and the reader's state, for a person."""
+    lines = []
+    for i, a in enumerate(result["answers"], 1):
+        lines.append(f"Q{i}: {a['question']}")
+        if a["answer"] == "unreadable":
+            lines.append(f"  answer: unreadable ({a['reason']})")
+            lines += [f"    line {u['line']}: {u['text']!r}" for u in a.get("blockers", [])]
+            continue
+        probs = a["posterior"]["option_probs"]
+        for label, text, p in zip("abcde", a["options"], probs):
+            mark = "→" if label == a["answer"] or (a["answer"] == "tie" and p == max(probs)) else " "
+            lines.append(f"  {mark} ({label}) {p:.3f}  {text}")
+        lines.append(f"  answer: {a['answer']}" + (" (the options are equally likely)" if a["answer"] == "tie" else ""))
+    state = result["state"]
+    lines.append("state the reader built:")
+    lines.append(f"  rooms: {', '.join(state['scene']['rooms'])}")
+    for place, objects in state["scene"]["places"].items():
+        things = ", ".join(f"{n} {c}" for c, n in objects.items()) or "-"
+        lines.append(f"  {place}: {things}")
+    story = state["story"]
+    lines.append(f"  {story['person']}: starts in {story['start']}; then {' → '.join(story['visits']) or 'stays'}")
+    for u in state["unread"]:
+        why = u["why"] or "unknown words: " + ", ".join(u["unknown"])
+        lines.append(f"  not read, line {u['line']}: {u['text']!r} ({why})")
+    return "\n".join(lines)
+
+
 def cmd_mmtom_data(args: argparse.Namespace) -> int:
     config = config_from_args(MMToMDataConfig, args)
     folder = claim_out(args.out, "household mmtom-data", config, args.overwrite, False)
@@ -188,7 +251,8 @@ def cmd_mmtom_eval(args: argparse.Namespace) -> int:
         with folder.stream("samples.jsonl") as stream:  # the state: totals, seconds, and the rng or the LLM's costs
             if answerer is None:
                 totals, seconds, rng = stream.state or (MMToMTotals(), 0.0, np.random.default_rng(config.seed))
-                units = ([s] for s in mmtom_samples(rows, config.reasoner, config.inference, totals, rng))
+                samples = mmtom_samples(rows, config.reasoner, config.inference, totals, rng, config.strict)
+                units = ([s] for s in samples)
                 rest = rng
             else:
                 totals, seconds, answerer.stats = stream.state or (MMToMTotals(), 0.0, answerer.stats)

@@ -16,6 +16,7 @@ from mindzero.core.results import (
     atomic_write_text,
     dumps_json,
     read_jsonl,
+    read_stdin_text,
     read_text,
     write_jsonl,
     write_results,
@@ -209,7 +210,7 @@ def register(areas: argparse._SubParsersAction) -> None:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     config = config_from_args(AskConfig, args)
-    text = sys.stdin.read() if config.story == "-" else read_text(config.story)
+    text = read_stdin_text() if config.story == "-" else read_text(config.story)
     story = read_story(text, config.ignore_unknown)
     questions = story.questions + [parse_question(q, "--question: ") for q in args.question]
     if not questions:

@@ -111,6 +111,16 @@ def read_text(path: str | os.PathLike, hint: str = "") -> str:
         raise UserError(f"{path}: is a folder, not a file" + (f"; {hint}" if hint else "")) from None
     except OSError as err:
         raise UserError(f"{path}: cannot read ({err.strerror or err})") from None
+    return decode_text(data, str(path))
+
+
+def read_stdin_text() -> str:
+    """Standard input as UTF-8 text, with :func:`read_text`'s errors."""
+    return decode_text(sys.stdin.buffer.read(), "stdin")
+
+
+def decode_text(data: bytes, name: str) -> str:
+    """``data`` as UTF-8 text; NUL bytes or invalid UTF-8 are an error naming ``name`` and the line."""
     bad = data.find(b"\0")
     try:
         text = data.decode("utf-8")
@@ -118,7 +128,7 @@ def read_text(path: str | os.PathLike, hint: str = "") -> str:
         bad = err.start if bad < 0 else min(bad, err.start)
     if bad >= 0:
         line = data.count(b"\n", 0, bad) + 1
-        raise UserError(f"{path}:{line}: not UTF-8 text (a binary file?)")
+        raise UserError(f"{name}:{line}: not UTF-8 text (a binary file?)")
     return text
 
 

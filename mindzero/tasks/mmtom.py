@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 
 from mindzero.core.errors import UserError
+from mindzero.domains.household.mmtom.lexicon import display_name
 from mindzero.domains.household.mmtom.model import MMToMModel, answer
-from mindzero.domains.household.mmtom.reader import Reading, read_question
+from mindzero.domains.household.mmtom.reader import Reading, read_question, read_story_text
 from mindzero.tasks.qa import QATotals
 
 #: Fields every MMToM-QA row must have (``questions.jsonl`` of the benchmark).
@@ -36,29 +37,30 @@ def mmtom_rows(raw: Sequence[Mapping[str, Any]]) -> list[dict]:
 
 
 class MMToMTotals(QATotals):
-    """:class:`QATotals` plus the reader's counts: sentences, unread sentences, questions it could
-    not read at all (answered by a coin under ``model``)."""
+    """:class:`QATotals` plus the reader's counts: sentences, unread sentences, questions answered
+    ``unreadable`` (the reader failed, or an unread sentence may change the answer) and ties.
+    ``accuracy`` credits a k-way tie 1/k (what a guess among the tied options scores on average)
+    and an unreadable question 0; ``coverage`` is answered / asked."""
 
     def __init__(self) -> None:
         super().__init__()
         self.sentences = self.unread = self.with_unread = self.unreadable = 0
-        self.ties = self.tie_correct = 0
+        self.ties = 0
 
     def read(self, sample: Mapping[str, Any]) -> None:
-        if sample.get("tie"):
-            self.ties += 1
-            self.tie_correct += bool(sample["correct"])
+        self.ties += sample.get("prediction") == "tie"
         self.sentences += sample["sentences"]
         self.unread += len(sample["unread"])
         self.with_unread += bool(sample["unread"])
-        self.unreadable += sample["reader_error"] is not None
+        self.unreadable += sample.get("prediction") == "unreadable"
 
     def metrics(self) -> dict:
         metrics = super().metrics()
+        answered = self.n - self.unreadable
         return metrics | {
+            "coverage": answered / self.n if self.n else 0.0,
+            "accuracy_answered": self.correct / answered if answered else 0.0,
             "ties": self.ties,
-            # the coin's luck taken out: each tie counts one half
-            "expected_accuracy": (self.correct - self.tie_correct + self.ties / 2) / self.n if self.n else 0.0,
             "reader_coverage": 1 - self.unread / self.sentences if self.sentences else 0.0,
             "sentences": self.sentences,
             "unread_sentences": self.unread,
@@ -67,18 +69,31 @@ class MMToMTotals(QATotals):
         }
 
 
-def reading_fields(text: str) -> tuple[Reading | None, dict]:
-    """(reading or None, the sample's reader fields: sentences, unread, reader_error, state)."""
+def reading_fields(text: str, strict: bool = False) -> tuple[Reading | None, dict]:
+    """(reading, or None when the answer cannot rest on it; the sample's reader fields: sentences,
+    unread, blockers (unread sentences the answer depends on), reader_error, state)."""
     try:
-        reading = read_question(text)
+        reading = read_question(text, strict=strict)
     except UserError as err:
-        return None, {"sentences": 0, "unread": [], "reader_error": str(err), "state": None}
-    return reading, {
+        if strict:
+            raise
+        return None, {"sentences": 0, "unread": [], "blockers": [], "reader_error": str(err), "state": None}
+    blockers = reading.blockers()
+    return None if blockers else reading, {
         "sentences": reading.sentences,
         "unread": reading.unread,
+        "blockers": blockers,
         "reader_error": None,
         "state": reading.to_json(),
     }
+
+
+def decide(probs: Sequence[float], labels: Sequence[str]) -> tuple[str, list[str]]:
+    """(prediction, tied labels): the most probable option's label, or "tie" with the labels tied
+    at the top (never a coin flip)."""
+    top = max(probs)
+    best = [label for label, p in zip(labels, probs) if p == top]
+    return (best[0] if len(best) == 1 else "tie"), best
 
 
 def _identity(row: Mapping[str, Any]) -> dict:
@@ -86,23 +101,32 @@ def _identity(row: Mapping[str, Any]) -> dict:
 
 
 def mmtom_samples(
-    rows: Sequence[Mapping[str, Any]], reasoner: str, model: MMToMModel, totals: MMToMTotals, rng: np.random.Generator
+    rows: Sequence[Mapping[str, Any]],
+    reasoner: str,
+    model: MMToMModel,
+    totals: MMToMTotals,
+    rng: np.random.Generator,
+    strict: bool = False,
 ) -> Iterator[dict]:
-    """Answer ``rows[totals.n:]`` with ``model`` or ``random``, one sample per question (ties and
-    unreadable questions: ``rng``'s coin), adding each to ``totals``."""
+    """Answer ``rows[totals.n:]`` with ``model`` or ``random`` (``rng``'s coin), one sample per
+    question, adding each to ``totals``. Under ``model`` a question the reader cannot read is
+    answered ``unreadable`` and equal posteriors ``tie``; ``strict``: an unread sentence is an error."""
     if reasoner not in ("model", "random"):
         raise UserError(f"unknown MMToM reasoner {reasoner!r}; use model or random here, llm via mmtom_llm_samples")
     for row in rows[totals.n :]:
-        reading, fields = reading_fields(row["question"])
-        posterior: dict = {"option_probs": [0.5, 0.5]}
-        if reasoner == "model" and reading is not None:
+        reading, fields = reading_fields(row["question"], strict)
+        sample = _identity(row)
+        if reasoner == "random":
+            choice = "ab"[int(rng.integers(2))]
+            sample |= {"prediction": choice, "correct": choice == row["answer"], "posterior": {"option_probs": [0.5, 0.5]}}
+        elif reading is None:
+            sample |= {"prediction": "unreadable", "correct": False, "credit": 0.0, "posterior": None}
+        else:
             posterior = answer(reading, model)
-        probs = np.array(posterior["option_probs"])
-        best = np.flatnonzero(probs == probs.max())
-        choice = "ab"[int(best[0]) if len(best) == 1 else int(rng.integers(2))]
-        sample = {**_identity(row), "prediction": choice, "correct": choice == row["answer"], "tie": len(best) > 1}
+            choice, tied = decide(posterior["option_probs"], "abcde")
+            credit = float(row["answer"] in tied) / len(tied)
+            sample |= {"prediction": choice, "correct": choice == row["answer"], "credit": credit, "posterior": posterior}
         sample |= fields
-        sample["posterior"] = posterior
         totals.add(sample)
         totals.read(sample)
         yield sample
@@ -122,3 +146,42 @@ def mmtom_llm_samples(
             totals.read(sample)
             samples.append(sample)
         yield samples
+
+
+def option_texts(reading: Reading) -> list[str]:
+    """What each option of a reading's question says, in words (for people and ``--json``)."""
+    q, who = reading.query, reading.story.person
+    if q.kind == "goal":
+        return [f"{who} is trying to get the {display_name(goal)}" for goal in q.options]
+    says = [f"{who} thinks the {display_name(q.goal)} is inside {q.place}", f"... is not inside {q.place}"]
+    return says if q.inside == 0 else says[::-1]
+
+
+def ask_household(text: str, questions: Sequence[str], model: MMToMModel, strict: bool = False) -> dict:
+    """Answers to questions about one household story: the question at the end of ``text`` (if
+    any), then ``questions``. Per question its options, answer (a label, "tie" or "unreadable"),
+    posterior and the unread sentences it depends on; and the state the reader built, with every
+    unread sentence. A question the reader cannot take is answered ``unreadable`` with its reason
+    (an error under ``strict``); a story it cannot take is an error."""
+    told = read_story_text(text, tuple(questions), strict)
+    asked = [told.question] * bool(told.question) + list(questions)
+    if not asked:
+        raise UserError("no question: pass --question TEXT or end the story with one")
+    answers = []
+    for question in asked:
+        try:
+            reading = told.ask(question)
+        except UserError as err:
+            if strict:
+                raise
+            answers.append({"question": question, "answer": "unreadable", "reason": str(err)})
+            continue
+        entry = {"question": question, "options": option_texts(reading)}
+        if blockers := reading.blockers():
+            answers.append(entry | {"answer": "unreadable", "reason": "unread sentences", "blockers": blockers})
+            continue
+        posterior = answer(reading, model)
+        choice, _ = decide(posterior["option_probs"], "abcde")
+        answers.append(entry | {"answer": choice, "posterior": posterior})
+    state = {"scene": told.scene.to_json(), "story": told.story.to_json(), "unread": told.unread}
+    return {"answers": answers, "state": state}

@@ -36,11 +36,13 @@ class QATotals:
         self.groups: dict[tuple[str, Any], list[int]] = {}  # (key, value) -> [correct, n]
 
     def add(self, sample: Mapping[str, Any]) -> None:
+        # credit: the answer's expected score where it is not all or nothing (1/k for a k-way tie)
+        credit = sample.get("credit", float(bool(sample["correct"])))
         self.n += 1
-        self.correct += bool(sample["correct"])
+        self.correct += credit
         for key in ("question_type", "split"):
             group = self.groups.setdefault((key, sample[key]), [0, 0])
-            group[0] += bool(sample["correct"])
+            group[0] += credit
             group[1] += 1
 
     def metrics(self) -> dict:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from mindzero.domains.household.mmtom.model import MMToMModel, answer, belief_prior, choice_weights
-from mindzero.domains.household.mmtom.lexicon import lexicon
+from mindzero.domains.household.mmtom.lexicon import display_name, lexicon
 from mindzero.domains.household.mmtom.reader import Query, Reading, Scene, Story, Visit
 from mindzero.envs.household.apartment import bundled_apartment
 
@@ -43,7 +43,7 @@ COUNT_TEXT = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight"
 PLURAL = {"bag of chips": "bags of chips", "bottle of wine": "bottles of wine", "wine glass": "wine glasses"}
 PLURAL |= {"water glass": "water glasses"}
 #: Display name of each object class (the reader's first name for it).
-OBJECT_TEXT = {cls: name for name, cls in reversed(list(lexicon().objects.items()))}
+OBJECT_TEXT = {cls: display_name(cls) for cls in set(lexicon().objects.values())}
 
 
 def make_scene(apartment: str, rng: np.random.Generator) -> Scene:

@@ -40,6 +40,11 @@ class Lexicon:
     verbs: dict[str, list[str]]  # verb kind -> phrases
     known: frozenset[str]  # every lemma that may stand in a read sentence
 
+    @property
+    def classes(self) -> frozenset[str]:
+        """Every object class the lexicon names."""
+        return frozenset(self.objects.values())
+
 
 @functools.cache
 def lexicon() -> Lexicon:
@@ -146,6 +151,7 @@ class Mention:
     count: int = 1
     places: list[tuple[str, int | None, bool]] = field(default_factory=list)
     numbered: bool = False  # "four cabinets": a count of places, not one place
+    candidates: tuple[str, ...] = ()  # the classes an ambiguous object word may name
 
 
 def _ordinal(token) -> int | None:
@@ -211,7 +217,8 @@ def mentions(sent, context: frozenset[str] = frozenset()) -> list[Mention]:
                 start, count = start - 2, _count(doc[start - 2])  # "a couple of apples"
             elif start >= 1 and _count(doc[start - 1]) is not None:
                 start, count = start - 1, _count(doc[start - 1])
-            out.append(Mention("obj", start, s.end, name=classes[0] if len(classes) == 1 else "", count=count))
+            name = classes[0] if len(classes) == 1 else ""
+            out.append(Mention("obj", start, s.end, name=name, count=count, candidates=lex.ambiguous.get(value, ())))
         else:
             out.append(Mention({"about_to_open": "about", "from_right": "right"}.get(kind, kind), s.start, s.end))
     out += _bare_ordinals(doc, out)
@@ -309,11 +316,18 @@ def _apply_from_right(found: list[Mention]) -> list[Mention]:
     return out
 
 
+def display_name(cls: str) -> str:
+    """An object class in words: the first phrase the lexicon lists for it ("bag of chips")."""
+    return next(phrase for phrase, c in lexicon().objects.items() if c == cls)
+
+
 def unknown_words(sent, found: list[Mention], names: set[str]) -> list[str]:
-    """Words of ``sent`` that no mention covers and the lexicon does not know (nor ``names``)."""
+    """Words of ``sent`` that no mention covers and the lexicon does not know (nor ``names``), and
+    ambiguous object words the text does not settle ("glass" where wine and water glasses exist)."""
+    unsettled = [m for m in found if m.kind == "obj" and not m.name]
     covered = {i for m in found for i in range(m.start, m.end)}
     known = lexicon().known
-    return [
+    return [f"{sent[m.start : m.end].text} (which one?)" for m in unsettled] + [
         t.text
         for i, t in enumerate(sent)
         if i not in covered

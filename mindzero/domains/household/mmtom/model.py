@@ -141,9 +141,9 @@ def _logmeanexp(x: np.ndarray) -> float:
 
 
 def option_scores(reading: Reading, model: MMToMModel) -> tuple[list[float], list[float], str]:
-    """(log P(story | option), log P(option), basis) for options (a) and (b), in nats.
+    """(log P(story | option), log P(option), basis) for each option, in nats.
 
-    Goal questions: the two goal classes with the belief bits summed out, flat prior. Belief
+    Goal questions: the goal classes with the belief bits summed out, flat prior. Belief
     questions: the bit of (G, C) set either way, the other bits summed out, the bit's prior —
     unless C was seen by the end, when the belief is the truth (``basis`` "seen": the other option
     has likelihood 0, i.e. −inf)."""
@@ -173,15 +173,15 @@ def option_scores(reading: Reading, model: MMToMModel) -> tuple[list[float], lis
         if q.given is not None and q.given[0] == goal:
             bits[:, ep.index[q.given[1]]] = False
         logliks.append(_logmeanexp(ep.replay(goal, bits)[0]))
-    return logliks, [0.0, 0.0], "inferred"
+    return logliks, [0.0] * len(logliks), "inferred"
 
 
 def answer(reading: Reading, model: MMToMModel) -> dict:
-    """Posterior over the two options, ``option_probs`` [P(a), P(b)], and what it rests on."""
+    """Posterior over the options, ``option_probs`` [P(a), P(b), ...], and what it rests on."""
     logliks, logpriors, basis = option_scores(reading, model)
     joint = np.add(logliks, logpriors)
     probs = np.exp(joint - np.logaddexp.reduce(joint))
-    out = {"option_probs": [float(probs[0]), float(probs[1])], "basis": basis}
+    out = {"option_probs": [float(p) for p in probs], "basis": basis}
     if reading.query.kind == "belief":
         return out | {"p_inside": out["option_probs"][0 if reading.query.inside == 0 else 1]}
     return out | {"loglik": logliks}

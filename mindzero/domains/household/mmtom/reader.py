@@ -34,6 +34,8 @@ from mindzero.domains.household.mmtom.lexicon import Mention, lexicon, mentions,
 CONTAINER_KINDS = lexicon().containers
 #: Words that may stand between "opens" and the place it opens ("opens and then closes the stove").
 OPEN_THE = frozenset({"and", "then", "subsequently", "the", "a", "an", "up", "door", "of", "carefully", "slowly"})
+#: Furniture that names its room ("the bathroom cabinet", "the fridge").
+IMPLIED_ROOM = {"bathroomcabinet": "bathroom"} | {kind: "kitchen" for kind in lexicon().kitchen_only}
 #: Negations of a question's options ("is not inside", "isn't", "no").
 NEGATIONS = frozenset({"not", "n't", "no", "never", "nowhere", "nothing"})
 #: Where each part of a story starts ("Actions taken by Mary:", "Question:") when it is labelled.
@@ -123,6 +125,7 @@ class Query:
     inside: int | None = None
     options: tuple[str, ...] | None = None
     given: tuple[str, str] | None = None
+    open_choice: bool = False  # the options are every object of the apartment
 
 
 @dataclass
@@ -137,6 +140,8 @@ class Reading:
         """The unread sentences the answer may depend on: any of the actions, and description
         sentences that name an object class or a furniture kind the question is about."""
         q = self.query
+        if q.open_choice:  # "what is she trying to get?": any object the description names may be it
+            return [u for u in self.unread if u["part"] == "actions" or set(u["names"]) & lexicon().classes]
         about = {q.goal, *(q.options or ()), *(q.given[:1] if q.given else ())} - {None}
         for pid in (q.place, q.given[1] if q.given else None):
             if pid is not None:
@@ -168,50 +173,58 @@ class _Sentence:
         return self.tokens.text.strip()
 
     def unread(self, unknown: list[str], why: str = "") -> dict:
-        named = sorted({m.name for m in self.found if m.kind in ("obj", "places") and m.name})
+        named = {m.name for m in self.found if m.kind in ("obj", "places") and m.name}
+        named = sorted(named.union(*(m.candidates for m in self.found)))
         return {"line": self.line, "part": self.part, "text": self.text, "unknown": unknown, "why": why, "names": named}
 
 
-def _parts(text: str) -> tuple[tuple[int, str], tuple[int, str], str, str | None]:
-    """((offset, description), (offset, actions), question, person named by a heading or None)."""
+def _parts(text: str, need_question: bool = True) -> tuple[tuple[int, str], tuple[int, str], str, str | None]:
+    """((offset, description), (offset, actions), question, person named by a heading or None);
+    the question is "" when there is none and ``need_question`` is False."""
     q = QUESTION_HEAD.search(text)
     head = ACTIONS_HEAD.search(text)
-    body_end = q.start() if q else _question_start(text)
+    body_end = q.start() if q else _question_start(text, need_question)
     question = text[q.end() :] if q else text[body_end:]
     if head and head.start() < body_end:
         return (0, text[: head.start()]), (head.end(), text[head.end() : body_end]), question, head[1]
     nlp, _ = pipeline()
-    for sent in nlp(text[:body_end]).sents:
-        first = sent[0]
-        if first.lower_ in PRONOUNS or (first.is_title and first.lemma_ not in lexicon().known and not _is_phrase(sent)):
+    verbs = set(lexicon().verbs["start"]) | set(lexicon().verbs["walk"])
+    for sent in map(_trim, nlp(text[:body_end]).sents):
+        first, second = sent[0], sent[1] if len(sent) > 1 else sent[0]
+        named = first.lower_ in PRONOUNS or (first.is_title and first.lemma_ not in lexicon().known)
+        if named and second.lemma_ in verbs:  # "Maria is standing in ...", "She walks to ..."
             cut = sent.start_char
             return (0, text[:cut]), (cut, text[cut:body_end]), question, None
     raise UserError("no sentence says what the person does (start them with 'Actions taken by NAME:' or the name)")
 
 
-def _is_phrase(sent) -> bool:
-    """Whether a sentence starts with a lexicon phrase ("Coffee table ...", "Bedroom: ...")."""
-    _, matcher = pipeline()
-    return any(s.start == 0 for s in matcher(sent.as_doc(), as_spans=True))
+def _trim(sent):
+    """A sentence without the line breaks and spaces spaCy leaves at its start."""
+    k = 0
+    while k < len(sent) - 1 and sent[k].is_space:
+        k += 1
+    return sent[k:]
 
 
-def _question_start(text: str) -> int:
+def _question_start(text: str, need_question: bool) -> int:
     """Where an unlabelled question starts: its first sentence with '?' or an option label, with
     the premise sentences just before it ("Suppose she wants a plate.")."""
     nlp, _ = pipeline()
-    sents = list(nlp(text).sents)
+    sents = [_trim(s) for s in nlp(text).sents]
     for k, sent in enumerate(sents):
         if "?" in sent.text or OPTION_LABEL.search(sent.text):
             while k > 0 and sents[k - 1][0].lower_ in PREMISE_WORDS:
                 k -= 1
             return sents[k].start_char
-    raise UserError("no question found (a line with '?' or options labelled (a), (b))")
+    if need_question:
+        raise UserError("no question found (a line with '?' or options labelled (a), (b))")
+    return len(text)
 
 
 def _sentences(offset: int, text: str, full: str, part: str, context: frozenset[str]) -> list[_Sentence]:
     nlp, _ = pipeline()
     out = []
-    for sent in nlp(text).sents:
+    for sent in map(_trim, nlp(text).sents):
         if sent.text.strip():
             line = full.count("\n", 0, offset + sent.start_char) + 1
             out.append(_Sentence(sent, mentions(sent, context), line, part))
@@ -239,8 +252,9 @@ def read_scene(sentences: list[_Sentence]) -> tuple[Scene, list[dict]]:
         if rooms and not any(m.kind in ("places", "obj") for m in sent.found):
             scene.rooms += [r for r in dict.fromkeys(rooms) if r not in scene.rooms]  # "it has a kitchen, ..."
             continue
-        if rooms:
-            room = rooms[0]
+        implied = [IMPLIED_ROOM[m.name] for m in sent.found if m.kind == "places" and m.name in IMPLIED_ROOM]
+        if rooms or implied:
+            room = (rooms or implied)[0]
         if room is None:
             unread.append(sent.unread([], "no room named yet"))
             continue
@@ -592,7 +606,9 @@ def read_query(text: str, scene: Scene, room: str, context: frozenset[str]) -> Q
     containers = [p for opt in [*options, stem] for p in opt.places]
     if goal is None or not containers:
         missing = next((o for o in options if not o.objects), stem)
-        raise UserError(f"question in an unknown form: {text[:80]!r}{_unknown(missing)}")
+        unknown = _unknown(missing)
+        what = "names something the reader does not know" if unknown else "is in an unknown form"
+        raise UserError(f"question {what}: {text[:80]!r}{unknown}")
     if not options:  # "Does she think there is a plate in the fridge?": yes or no
         options = [_Option("yes", [], [], False, "yes"), _Option("no", [], [], True, "no")]
     if len(options) != 2:
@@ -635,28 +651,67 @@ def _goal_query(text: str, stem: _Option, options: list[_Option], scene: Scene, 
         if pid is None:
             raise UserError(f"the question's container {premise.places[0].name!r} is not one place of the apartment")
         given = (premise.objects[0], pid)
-    return Query("goal", options=goals, given=given)
+    return Query("goal", options=goals, given=given, open_choice=not options and len(set(stem.objects)) < 2)
 
 
 def read_question(text: str, strict: bool = False) -> Reading:
     """Read one story with its question into scene, story and query. ``strict``: an unread sentence
     is a :class:`UserError` instead of a note in :attr:`Reading.unread`."""
+    told = read_story_text(text, strict=strict)
+    if not told.question:
+        raise UserError("no question found (a line with '?' or options labelled (a), (b))")
+    return told.ask(told.question)
+
+
+@dataclass
+class ToldStory:
+    """A story read once (scene, what the person did, unread sentences), ready for questions."""
+
+    scene: Scene
+    story: Story
+    sentences: int
+    unread: list[dict]
+    question: str  # the question at the end of the text, or ""
+    context: frozenset[str]
+
+    def ask(self, question: str) -> Reading:
+        """The reading of one question on this story (a :class:`UserError` if it cannot be read)."""
+        last = self.story.visits[-1].room if self.story.visits else self.story.start
+        query = read_query(question, self.scene, last, self.context | _context(question))
+        return Reading(self.scene, self.story, query, self.sentences, self.unread)
+
+
+def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = False) -> ToldStory:
+    """Read a story (apartment, then what the person does, then perhaps a question); ``questions``
+    asked about it lend their names of the person. ``strict``: an unread sentence is an error."""
     text = check_text(text)
-    (d_off, description), (a_off, actions), question, person = _parts(text)
-    context = _context(text)
+    (d_off, description), (a_off, actions), embedded, person = _parts(text, need_question=False)
+    context = _context(" ".join([text, *questions]))
     scene_sents = _sentences(d_off, DESCRIPTION_HEAD.sub("", description), text, "description", context)
     action_sents = _sentences(a_off, actions, text, "actions", context)
     if not person and action_sents and action_sents[0].tokens[0].lower_ not in PRONOUNS:
         person = action_sents[0].tokens[0].text
-    names = _question_names(question) | ({person.lower()} if person else set())
+    names = set().union(*map(_question_names, [embedded, *questions])) | ({person.lower()} if person else set())
+    _check_english(scene_sents + action_sents, names)
     scene, unread1 = read_scene(scene_sents)
     story, unread2 = read_story(action_sents, scene, person or "the person", names)
     unread = unread1 + unread2
     if strict and unread:
         u = unread[0]
-        raise UserError(f"line {u['line']}: cannot read {u['text'][:80]!r} ({u['why'] or 'unknown: ' + ', '.join(u['unknown'])})")
-    last = story.visits[-1].room if story.visits else story.start
-    return Reading(scene, story, read_query(question, scene, last, context), len(scene_sents) + len(action_sents), unread)
+        why = u["why"] or "unknown words: " + ", ".join(u["unknown"])
+        raise UserError(f"line {u['line']}: cannot read {u['text'][:80]!r} ({why})")
+    return ToldStory(scene, story, len(scene_sents) + len(action_sents), unread, embedded.strip(), context)
+
+
+def _check_english(sentences: list[_Sentence], names: set[str]) -> None:
+    """A :class:`UserError` when most words are unknown: a story in another language or domain."""
+    words = [t for s in sentences for t in s.tokens if t.is_alpha]
+    unknown = sum(len(unknown_words(s.tokens, s.found, names)) for s in sentences)
+    if words and unknown > len(words) / 2:
+        raise UserError(
+            f"{unknown} of {len(words)} words are unknown to the reader: it reads English stories of rooms, "
+            "furniture and household objects (docs/mmtom.md lists what it knows)"
+        )
 
 
 def _question_names(question: str) -> set[str]:
