@@ -122,6 +122,8 @@ def pipeline():
             return doc
 
     nlp = spacy.blank("en")
+    for sign in ("No.", "no.", "Nr.", "nr."):  # "cabinet No. 3" does not end a sentence
+        nlp.tokenizer.add_special_case(sign, [{"ORTH": sign}])
     nlp.add_pipe("sentencizer")
     nlp.add_pipe("mindzero_lemmas")
     lex = lexicon()

@@ -141,13 +141,13 @@ class Reading:
         sentences that name an object class or a furniture kind the question is about."""
         q = self.query
         if q.open_choice:  # "what is she trying to get?": any object the description names may be it
-            return [u for u in self.unread if u["part"] == "actions" or set(u["names"]) & lexicon().classes]
+            return [u for u in self.unread if u["acts"] and (u["part"] == "actions" or set(u["names"]) & lexicon().classes)]
         about = {q.goal, *(q.options or ()), *(q.given[:1] if q.given else ())} - {None}
         for pid in (q.place, q.given[1] if q.given else None):
             if pid is not None:
                 kind = self.scene.places[pid].kind
                 about |= {kind, "cabinet"} if "cabinet" in kind else {kind}
-        return [u for u in self.unread if u["part"] == "actions" or about & set(u["names"])]
+        return [u for u in self.unread if (u["part"] == "actions" and u["acts"]) or about & set(u["names"])]
 
     def to_json(self) -> dict:
         q = self.query
@@ -175,7 +175,13 @@ class _Sentence:
     def unread(self, unknown: list[str], why: str = "") -> dict:
         named = {m.name for m in self.found if m.kind in ("obj", "places") and m.name}
         named = sorted(named.union(*(m.candidates for m in self.found)))
-        return {"line": self.line, "part": self.part, "text": self.text, "unknown": unknown, "why": why, "names": named}
+        # acts: it names a room, a place, an object or an action (a sentence that names none — "She
+        # hums a tune." — cannot change where the person went)
+        acts = any(m.kind != "filler" for m in self.found)
+        return {
+            "line": self.line, "part": self.part, "text": self.text, "unknown": unknown, "why": why,
+            "names": named, "acts": acts,
+        }
 
 
 def _parts(text: str, need_question: bool = True) -> tuple[tuple[int, str], tuple[int, str], str, str | None]:
@@ -441,6 +447,12 @@ def _object_place(scene: Scene, cls: str, room: str | None) -> list[str]:
     return held if len(held) == 1 else seen if len(seen) == 1 else []
 
 
+def _qualifies(toks, place: Mention, room: Mention) -> bool:
+    """Whether a room mention just after a place says where the place is ("the fridge in the kitchen")."""
+    between = [t.lower_ for t in toks[place.end : room.start]]
+    return between in (["in", "the"], ["in"], ["of", "the"], ["inside", "the"])
+
+
 def _walked_before(sent: _Sentence, m: Mention) -> bool:
     """Whether a verb of walking comes before mention ``m`` ("heads to the kitchen", not "is
     standing in the kitchen")."""
@@ -484,6 +496,8 @@ def _visits(sent: _Sentence, scene: Scene, story: Story, room: str | None) -> tu
                 continue
             if came_from:
                 continue  # "walks from the kitchen to ...": where they already are
+            if i and found[i - 1].kind == "places" and _qualifies(toks, found[i - 1], m):
+                continue  # "the first cabinet in the kitchen": which cabinet, not a walk
             cur = m.name
             trial.append(Visit(cur))
             group, opening, repeating = [], False, False
