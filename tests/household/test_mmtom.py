@@ -112,18 +112,25 @@ def test_reader_reads_repeats_lists_and_room_visits() -> None:
 def test_unread_sentences_are_counted_not_dropped() -> None:
     odd = DESCRIPTION + "A cat sleeps on the bookshelf. A plate and a book are on the sofa and the desk. \n"
     r = read_question(odd + ACTIONS + belief_q("plate", "fridge"))
-    assert r.unread == ["A cat sleeps on the bookshelf.", "A plate and a book are on the sofa and the desk."]
+    assert [u["text"] for u in r.unread] == [
+        "A cat sleeps on the bookshelf.",
+        "A plate and a book are on the sofa and the desk.",
+    ]
+    assert [u["line"] for u in r.unread] == [6, 6] and r.unread[0]["unknown"] == ["cat", "sleeps"]
+    assert r.unread[1]["why"] == "objects not given one place"
     assert r.sentences == 13
+    # the plate's places are unknown, so a question about the plate depends on the unread sentence
+    assert [u["text"] for u in r.blockers()] == ["A plate and a book are on the sofa and the desk."]
     places = r.scene.to_json()["places"]
     assert places["bedroom/desk"] == {"book": 1} and "bathroom/bookshelf" not in places  # unread adds nothing
 
 
 def test_reader_errors_are_one_line() -> None:
-    with pytest.raises(UserError, match="lacks 'Actions taken by'"):
-        read_question(DESCRIPTION)
+    with pytest.raises(UserError, match="no sentence says what the person does"):
+        read_question(DESCRIPTION + "Question: Is the plate in the fridge?")
     with pytest.raises(UserError, match="unknown form"):
         read_question(text("Question: Where is Olivia? Please respond with either a or b."))
-    with pytest.raises(UserError, match="unknown object"):
+    with pytest.raises(UserError, match="does not know.*giraffe"):
         read_question(text(belief_q("giraffe", "fridge")))
 
 
@@ -184,13 +191,32 @@ def test_task_counts_accuracy_coverage_and_unreadable() -> None:
     totals = MMToMTotals()
     samples = list(mmtom_samples(mmtom_rows(rows()), "model", MMToMModel(), totals, np.random.default_rng(0)))
     assert [s["correct"] for s in samples[:2]] == [True, True]
-    assert samples[2]["reader_error"] and samples[2]["tie"] and samples[2]["state"] is None
+    assert samples[2]["reader_error"] and samples[2]["prediction"] == "unreadable" and samples[2]["state"] is None
     m = totals.metrics()
     assert m["accuracy_question_type_1.2"] == 1.0 and m["questions_unreadable"] == 1
+    assert m["coverage"] == pytest.approx(2 / 3) and m["accuracy"] == pytest.approx(2 / 3)
+    assert m["accuracy_answered"] == 1.0
     assert m["reader_coverage"] == 1.0 and m["sentences"] == 2 * 11
     assert samples[0]["state"]["query"]["place"] == "kitchen/kitchencabinet/3"
     coin = list(mmtom_samples(mmtom_rows(rows()), "random", MMToMModel(), MMToMTotals(), np.random.default_rng(0)))
-    assert all(s["tie"] for s in coin)
+    assert {s["prediction"] for s in coin} <= {"a", "b"}
+
+
+def test_ties_are_reported_as_ties_with_half_credit() -> None:
+    # nothing she did tells an apple (fridge) from a cupcake (microwave): she only stands in the bedroom
+    still = "Actions taken by Olivia: Olivia is situated in the bedroom. \n"
+    row = {"question": text(goal_q("an apple", "a cupcake"), still), "answer": "a", "question_type": 2.2}
+    totals = MMToMTotals()
+    [sample] = mmtom_samples(mmtom_rows([row]), "model", MMToMModel(), totals, np.random.default_rng(0))
+    assert sample["prediction"] == "tie" and not sample["correct"] and sample["credit"] == 0.5
+    assert totals.metrics()["accuracy"] == 0.5 and totals.metrics()["ties"] == 1
+
+
+def test_strict_turns_an_unread_sentence_into_a_one_line_error() -> None:
+    odd = DESCRIPTION + "A cat sleeps on the bookshelf. \n" + ACTIONS + belief_q("plate", "fridge")
+    with pytest.raises(UserError, match=r"line 6: cannot read 'A cat sleeps on the bookshelf\.' \(unknown words: cat"):
+        read_question(odd, strict=True)
+    assert read_question(odd).unread
 
 
 def test_rows_reject_a_bad_answer() -> None:

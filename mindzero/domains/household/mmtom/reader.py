@@ -47,6 +47,9 @@ OPTION_LABEL = re.compile(r"(?:(?<=\s)|^)\(?([a-eA-E])(?:\)|[.:](?=\s))")
 #: Sentences that begin a question's premise ("Suppose she wants a plate.").
 PREMISE_WORDS = frozenset({"if", "suppose", "assume", "assuming", "given", "say", "imagine", "presume"})
 PRONOUNS = frozenset({"she", "he", "they"})
+#: Words of a question about what the person wants ("What is she trying to get?").
+GOAL_WORDS = frozenset("get want wants wanted look looking search searching seek seeking find fetch grab after goal "
+                       "need needs retrieve take trying".split())
 @dataclass(frozen=True)
 class Place:
     """A piece of furniture: ``id`` is ``room/kind`` or ``room/kind/index`` (kitchen cabinets)."""
@@ -654,6 +657,8 @@ def _goal_query(text: str, stem: _Option, options: list[_Option], scene: Scene, 
         premise = stem
     else:  # free choice: the objects the question names, or every class in the apartment
         goals = tuple(dict.fromkeys(o for o in stem.objects if o)) if len(set(stem.objects)) > 1 else ()
+        if not goals and not GOAL_WORDS & {w.lower() for w in re.findall(r"[A-Za-z]+", text)}:
+            raise UserError(f"question in an unknown form (ask what the person thinks or wants): {text[:80]!r}")
         goals = goals or tuple(sorted({c for counts in scene.objects.values() for c in counts if counts[c]}))
         premise = _Option("", [], [], False, None)
     if len(set(goals)) != len(goals) or len(goals) < 2:
@@ -701,7 +706,8 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
     text = check_text(text)
     (d_off, description), (a_off, actions), embedded, person = _parts(text, need_question=False)
     context = _context(" ".join([text, *questions]))
-    scene_sents = _sentences(d_off, DESCRIPTION_HEAD.sub("", description), text, "description", context)
+    blank_head = DESCRIPTION_HEAD.sub(lambda m: " " * len(m[0]), description)  # keeps offsets and lines
+    scene_sents = _sentences(d_off, blank_head, text, "description", context)
     action_sents = _sentences(a_off, actions, text, "actions", context)
     if not person and action_sents and action_sents[0].tokens[0].lower_ not in PRONOUNS:
         person = action_sents[0].tokens[0].text
