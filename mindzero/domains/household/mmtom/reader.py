@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from mindzero.core.errors import UserError
-from mindzero.domains.household.mmtom.lexicon import Mention, lexicon, mentions, pipeline, unknown_words
+from mindzero.domains.household.mmtom.lexicon import Mention, lemma, lexicon, mentions, pipeline, unknown_words
 
 #: Furniture kinds that hide their contents until opened (Watch-And-Help); the rest are surfaces.
 CONTAINER_KINDS = lexicon().containers
@@ -704,6 +704,7 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
     """Read a story (apartment, then what the person does, then perhaps a question); ``questions``
     asked about it lend their names of the person. ``strict``: an unread sentence is an error."""
     text = check_text(text)
+    _check_english(text)
     (d_off, description), (a_off, actions), embedded, person = _parts(text, need_question=False)
     context = _context(" ".join([text, *questions]))
     blank_head = DESCRIPTION_HEAD.sub(lambda m: " " * len(m[0]), description)  # keeps offsets and lines
@@ -712,7 +713,6 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
     if not person and action_sents and action_sents[0].tokens[0].lower_ not in PRONOUNS:
         person = action_sents[0].tokens[0].text
     names = set().union(*map(_question_names, [embedded, *questions])) | ({person.lower()} if person else set())
-    _check_english(scene_sents + action_sents, names)
     scene, unread1 = read_scene(scene_sents)
     story, unread2 = read_story(action_sents, scene, person or "the person", names)
     unread = unread1 + unread2
@@ -723,14 +723,16 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
     return ToldStory(scene, story, len(scene_sents) + len(action_sents), unread, embedded.strip(), context)
 
 
-def _check_english(sentences: list[_Sentence], names: set[str]) -> None:
-    """A :class:`UserError` when most words are unknown: a story in another language or domain."""
-    words = [t for s in sentences for t in s.tokens if t.is_alpha]
-    unknown = sum(len(unknown_words(s.tokens, s.found, names)) for s in sentences)
-    if words and unknown > len(words) / 2:
+def _check_english(text: str) -> None:
+    """A :class:`UserError` when most lower-case words are unknown: a story in another language or
+    about something else than a home (names, capitalised, are not counted)."""
+    nlp, _ = pipeline()
+    words = [t for t in nlp.make_doc(text) if t.is_alpha and t.is_lower]
+    unknown = [t for t in words if lemma(t.text) not in lexicon().known]
+    if words and len(unknown) > len(words) / 2:
         raise UserError(
-            f"{unknown} of {len(words)} words are unknown to the reader: it reads English stories of rooms, "
-            "furniture and household objects (docs/mmtom.md lists what it knows)"
+            f"{len(unknown)} of {len(words)} words are unknown to the reader (e.g. {unknown[0].text!r}): it reads "
+            "English stories of rooms, furniture and household objects (docs/mmtom.md lists what it knows)"
         )
 
 
