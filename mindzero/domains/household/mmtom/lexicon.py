@@ -275,6 +275,8 @@ def _furniture(doc, start: int, end: int, kind: str) -> Mention:
     if start >= 1 and _count(doc[start - 1]) is not None:
         n = _count(doc[start - 1])
         return Mention("places", start - 1, end, name=kind, count=n, places=[(kind, None, False)], numbered=True)
+    if doc[end - 1].lower_ != doc[end - 1].lemma_:  # "the cupboards": all of them, or some, but which?
+        return Mention("vague", start, end, name=kind)
     return Mention("places", start, end, name=kind, places=[(kind, None, False)])
 
 

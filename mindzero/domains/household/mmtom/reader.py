@@ -346,6 +346,7 @@ def _assign(
             if given is None:
                 return None
             pairs += given[1]
+        previous = owner or previous  # "... has a coffee table; a book is on it"
     return named, pairs
 
 
@@ -529,6 +530,8 @@ def _visits(sent: _Sentence, scene: Scene, story: Story, room: str | None) -> tu
             nxt = found[i + 1] if i + 1 < len(found) else None
             if nxt is None or nxt.kind != "places":
                 opening = repeating = False  # "opens the stove, closes it, walks to the microwave"
+        elif m.kind == "vague":
+            return None, f"{toks[m.start:m.end].text!r}: which ones?"
         elif m.kind == "about":
             opening = repeating = False
         elif m.kind == "repeat":

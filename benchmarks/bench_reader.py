@@ -1,0 +1,77 @@
+"""The household reader: parser load time, reading time per MMToM story on one core, and accuracy
+with coverage on the original questions and on our robustness sets.
+
+    python benchmarks/bench_reader.py [--mmtom ../shared/data/mmtom_qa/questions.jsonl]
+
+Targets (issue 43): reading ≤ 20 ms per MMToM story (parser loaded once); original 600 ≥ 0.98;
+reworded set ≥ 0.95 with coverage ≥ 0.98; answer-changing set ≥ 0.95. Accuracy credits a k-way
+tie 1/k and an unreadable question 0; coverage is answered / asked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+DATA = Path(__file__).parent / "data" / "mmtom_robust"
+
+
+def load_time() -> float:
+    """Seconds to import spaCy and lemminflect and build the pipeline and matcher (once per process)."""
+    start = time.perf_counter()
+    from mindzero.domains.household.mmtom.lexicon import lemma, pipeline
+
+    pipeline()
+    lemma("walks")
+    return time.perf_counter() - start
+
+
+def read_times(texts: list[str]) -> np.ndarray:
+    """Seconds to read each story (scene, story and question), best of 3 passes."""
+    from mindzero.domains.household.mmtom.reader import read_question
+
+    best = np.full(len(texts), np.inf)
+    for _ in range(3):
+        for i, text in enumerate(texts):
+            start = time.perf_counter()
+            read_question(text)
+            best[i] = min(best[i], time.perf_counter() - start)
+    return best
+
+
+def accuracy(rows: list[dict]) -> dict:
+    from mindzero.domains.household.mmtom.model import MMToMModel
+    from mindzero.tasks.mmtom import MMToMTotals, mmtom_rows, mmtom_samples
+
+    totals = MMToMTotals()
+    for _ in mmtom_samples(mmtom_rows(rows), "model", MMToMModel(), totals, np.random.default_rng(0)):
+        pass
+    return totals.metrics()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mmtom", default="../shared/data/mmtom_qa/questions.jsonl", help="MMToM-QA questions")
+    args = parser.parse_args()
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    sets = {"MMToM-QA original": Path(args.mmtom), "reworded (a)": DATA / "reworded.jsonl",
+            "answer-changing (b)": DATA / "answer_changing.jsonl"}
+    rows = {name: [json.loads(line) for line in path.read_text().splitlines()] for name, path in sets.items()}
+    print(f"parser load: {load_time():.2f} s")
+    times = read_times([r["question"] for r in rows["MMToM-QA original"]])
+    print(f"reading, {len(times)} MMToM stories: median {1e3 * np.median(times):.1f} ms, "
+          f"p95 {1e3 * np.percentile(times, 95):.1f} ms, max {1e3 * times.max():.1f} ms per story (target ≤ 20 ms)")
+    print(f"{'set':22} {'n':>4} {'accuracy':>9} {'coverage':>9} {'ties':>5} {'unread sent.':>13}")
+    for name, data in rows.items():
+        m = accuracy(data)
+        print(f"{name:22} {m['n']:>4} {m['accuracy']:>9.3f} {m['coverage']:>9.3f} {m['ties']:>5} "
+              f"{m['unread_sentences']:>13}")
+
+
+if __name__ == "__main__":
+    main()
