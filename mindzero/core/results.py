@@ -115,8 +115,10 @@ def read_text(path: str | os.PathLike, hint: str = "") -> str:
 
 
 def read_stdin_text() -> str:
-    """Standard input as UTF-8 text, with :func:`read_text`'s errors."""
-    return decode_text(sys.stdin.buffer.read(), "stdin")
+    """Standard input as UTF-8 text, with :func:`read_text`'s errors (a text stream without bytes
+    underneath, as in tests, is taken as it is)."""
+    raw = getattr(sys.stdin, "buffer", None)
+    return decode_text(raw.read(), "stdin") if raw is not None else sys.stdin.read()
 
 
 def decode_text(data: bytes, name: str) -> str:
