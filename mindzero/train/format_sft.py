@@ -237,6 +237,7 @@ def own_choices(
 def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
     """Run the SFT steps; returns a summary (steps, seconds, final model, held-out parse rate)."""
     check_scratch(config.copy_warmup_steps, config.model)
+    task = format_task(config)  # a bad option is named before a missing model package
     out = Path(config.out)
     scratch = config.model == SCRATCH
     model_path = None if scratch else resolve_model(config.model)  # a wrong path fails before the slow imports
@@ -248,7 +249,6 @@ def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
     rows = format_rows(config)
     if not rows:
         raise UserError("no training rows; raise --train-episodes")
-    task = format_task(config)
     out.mkdir(parents=True, exist_ok=True)
     if scratch:
         texts = [text for r in rows for text in (r["prompt"][0]["content"], r["completion"][0]["content"])]
