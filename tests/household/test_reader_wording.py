@@ -215,3 +215,12 @@ def test_cli_ask_errors_are_one_line_exit_2(tmp_path: Path) -> None:
     assert strict.returncode == 2 and "line 6: cannot read 'A cat sleeps on the couch.'" in strict.stderr.decode()
     none = run_cli("--story", "-", stdin=HOME + WALK)
     assert none.returncode == 2 and "no question" in none.stderr.decode()
+
+
+def test_questions_do_not_change_the_story_and_where_questions_say_so() -> None:
+    told = read_story_text(HOME + WALK)
+    with pytest.raises(UserError, match="'oven' is not one place"):
+        told.ask("Does Sam think a plate is in the oven?")  # this kitchen has no stove
+    assert "kitchen/stove" not in told.scene.places
+    with pytest.raises(UserError, match="'where' questions are not answered yet"):
+        told.ask("Where does Sam think the bowl is?")

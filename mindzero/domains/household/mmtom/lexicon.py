@@ -154,6 +154,7 @@ class Mention:
     places: list[tuple[str, int | None, bool]] = field(default_factory=list)
     numbered: bool = False  # "four cabinets": a count of places, not one place
     candidates: tuple[str, ...] = ()  # the classes an ambiguous object word may name
+    text: str = ""  # the words as written
 
 
 def _ordinal(token) -> int | None:
@@ -225,7 +226,10 @@ def mentions(sent, context: frozenset[str] = frozenset()) -> list[Mention]:
             out.append(Mention({"about_to_open": "about", "from_right": "right"}.get(kind, kind), s.start, s.end))
     out += _bare_ordinals(doc, out)
     out.sort(key=lambda m: m.start)
-    return _back_references(doc, _apply_from_right(out))
+    out = _back_references(doc, _apply_from_right(out))
+    for m in out:
+        m.text = doc[m.start : m.end].text
+    return out
 
 
 def _back_references(doc, found: list[Mention]) -> list[Mention]:

@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from mindzero.core.errors import UserError
-from mindzero.domains.household.mmtom.lexicon import Mention, lemma, lexicon, mentions, pipeline, unknown_words
+from mindzero.domains.household.mmtom.lexicon import Mention, display_name, lemma, lexicon, mentions, pipeline, unknown_words
 
 #: Furniture kinds that hide their contents until opened (Watch-And-Help); the rest are surfaces.
 CONTAINER_KINDS = lexicon().containers
@@ -421,15 +421,21 @@ def _cabinet_number(scene: Scene, index: int, from_right: bool) -> int | None:
     return index
 
 
-def _resolve(scene: Scene, kind: str, index: int | None, from_right: bool, room: str) -> str | None:
+def _resolve(
+    scene: Scene, kind: str, index: int | None, from_right: bool, room: str, create: bool = True
+) -> str | None:
     """The place id a story mention names: kitchen cabinets by ordinal; "a cabinet" in the room the
-    person is in (or the only non-kitchen cabinet); others by kind, preferring the current room."""
+    person is in (or the only non-kitchen cabinet); others by kind, preferring the current room.
+    ``create``: a kitchen cabinet or appliance the description did not name is added (the actions
+    name it); a question only names places that exist."""
     if kind == "cabinet" and index is not None:
         number = _cabinet_number(scene, index, from_right)
         if number is None or number < 1:
             return None
         pid = f"kitchen/kitchencabinet/{number}"
-        return pid if pid in scene.places else scene.add_place("kitchen", "cabinet", number)
+        if pid in scene.places or not create:
+            return pid if pid in scene.places else None
+        return scene.add_place("kitchen", "cabinet", number)
     if kind == "cabinet":
         here = [p for p in scene.places.values() if p.kind in ("cabinet", "bathroomcabinet") and p.room == room]
         anywhere = [p for p in scene.places.values() if p.kind == "cabinet"]
@@ -438,7 +444,7 @@ def _resolve(scene: Scene, kind: str, index: int | None, from_right: bool, room:
     here = [p for p in scene.places.values() if p.kind == kind and p.room == room]
     anywhere = [p for p in scene.places.values() if p.kind == kind]
     pick = here or anywhere
-    if not pick and kind in lexicon().kitchen_only:
+    if not pick and kind in lexicon().kitchen_only and create:
         return scene.add_place("kitchen", kind)  # an appliance the description's unread sentence named
     return pick[0].id if len(pick) == 1 else None
 
@@ -624,6 +630,9 @@ def read_query(text: str, scene: Scene, room: str, context: frozenset[str]) -> Q
         return _goal_query(text, stem, options, scene, room)
     goal = (stem.objects or [o for opt in options for o in opt.objects] or [None])[0]
     containers = [p for opt in [*options, stem] for p in opt.places]
+    if goal is not None and not containers and "where" in stem_text.lower().split():
+        raise UserError(f"'where' questions are not answered yet; ask about one place, e.g. 'Does she think the "
+                        f"{display_name(goal)} is in the fridge?'")
     if goal is None or not containers:
         missing = next((o for o in options if not o.objects), stem)
         unknown = _unknown(missing)
@@ -638,9 +647,9 @@ def read_query(text: str, scene: Scene, room: str, context: frozenset[str]) -> Q
     if inside[0] == inside[1] or len(places) != 1 or len(containers[0].places) != 1:
         raise UserError("belief question whose options are not 'inside' and 'not inside' one place")
     kind, index, right = containers[0].places[0]
-    pid = _resolve(scene, kind, index, right, room)
+    pid = _resolve(scene, kind, index, right, room, create=False)
     if pid is None:
-        raise UserError(f"the question's container {containers[0].name!r} is not one place of the apartment")
+        raise UserError(f"the question's container {containers[0].text!r} is not one place of the apartment")
     return Query("belief", goal=goal, place=pid, inside=inside.index(True))
 
 
@@ -669,9 +678,9 @@ def _goal_query(text: str, stem: _Option, options: list[_Option], scene: Scene, 
     given = None
     if premise.places and premise.objects and premise.negated:
         kind, index, right = premise.places[0].places[0]
-        pid = _resolve(scene, kind, index, right, room)
+        pid = _resolve(scene, kind, index, right, room, create=False)
         if pid is None:
-            raise UserError(f"the question's container {premise.places[0].name!r} is not one place of the apartment")
+            raise UserError(f"the question's container {premise.places[0].text!r} is not one place of the apartment")
         given = (premise.objects[0], pid)
     return Query("goal", options=goals, given=given, open_choice=not options and len(set(stem.objects)) < 2)
 
