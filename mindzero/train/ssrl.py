@@ -322,9 +322,9 @@ def resolve_config(config: SSRLConfig) -> SSRLConfig:
     return config
 
 
-def training_rows(config: SSRLConfig) -> list[dict]:
-    """Chat-formatted rows with the columns the task's reward reads (no goal labels used)."""
-    data = TrainData(
+def training_data(config: SSRLConfig) -> TrainData:
+    """The options of the training rows."""
+    return TrainData(
         episodes=config.train_episodes,
         seed=config.data_seed,
         every=config.every,
@@ -332,7 +332,11 @@ def training_rows(config: SSRLConfig) -> list[dict]:
         prompt_style=config.prompt_style,
         path=config.data,
     )
-    rows = get_domain(config.domain).tasks[config.task].rows(data)
+
+
+def training_rows(config: SSRLConfig) -> list[dict]:
+    """Chat-formatted rows with the columns the task's reward reads (no goal labels used)."""
+    rows = get_domain(config.domain).tasks[config.task].rows(training_data(config))
     for row in rows:
         row["prompt"] = [{"role": "user", "content": row["prompt"]}]
     return rows
