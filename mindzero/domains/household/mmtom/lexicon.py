@@ -21,7 +21,7 @@ import yaml
 #: Ordinals written with digits: "3rd", "10th".
 DIGIT_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
 #: "cabinet number 3", "cabinet no. 3", "cabinet #3": the words between a cabinet and its number.
-NUMBER_SIGNS = frozenset({"number", "no", "no.", "#", "nr", "nr."})
+NUMBER_SIGNS = frozenset({"number", "numbers", "no", "no.", "nos", "nos.", "#", "nr", "nr."})
 
 
 @dataclass(frozen=True)
@@ -122,7 +122,7 @@ def pipeline():
             return doc
 
     nlp = spacy.blank("en")
-    for sign in ("No.", "no.", "Nr.", "nr."):  # "cabinet No. 3" does not end a sentence
+    for sign in ("No.", "no.", "Nr.", "nr.", "Nos.", "nos."):  # "cabinet No. 3" does not end a sentence
         nlp.tokenizer.add_special_case(sign, [{"ORTH": sign}])
     nlp.add_pipe("sentencizer")
     nlp.add_pipe("mindzero_lemmas")
@@ -134,7 +134,7 @@ def pipeline():
             entries.setdefault(f"{kind}|{value}", []).append(phrase)
     for phrase in lex.ambiguous:
         entries[f"amb|{phrase}"] = [phrase]
-    for kind in ("open", "close", "about_to_open", "repeat", "from_right"):
+    for kind in ("open", "close", "about_to_open", "repeat", "from_right", "from_left"):
         entries[f"{kind}|"] = lex.verbs[kind]
     for label, phrases in entries.items():
         matcher.add(label, [nlp(p) for p in phrases])
@@ -223,9 +223,11 @@ def mentions(sent, context: frozenset[str] = frozenset()) -> list[Mention]:
             name = classes[0] if len(classes) == 1 else ""
             out.append(Mention("obj", start, s.end, name=name, count=count, candidates=lex.ambiguous.get(value, ())))
         else:
-            out.append(Mention({"about_to_open": "about", "from_right": "right"}.get(kind, kind), s.start, s.end))
+            kinds = {"about_to_open": "about", "from_right": "right", "from_left": "filler"}
+            out.append(Mention(kinds.get(kind, kind), s.start, s.end))
     out += _bare_ordinals(doc, out)
     out.sort(key=lambda m: m.start)
+    out = sorted(out + _cabinet_lists(doc, out), key=lambda m: m.start)
     out = _back_references(doc, _apply_from_right(out))
     for m in out:
         m.text = doc[m.start : m.end].text
@@ -308,6 +310,55 @@ def _bare_ordinals(doc, found: list[Mention]) -> list[Mention]:
     return out
 
 
+#: Tokens before an entry of a list of cabinets ("Cupboards: 1st empty; 2nd a plate", "(3rd)").
+LIST_BREAKS = frozenset({",", ";", ":", "/", "(", "and", "-", "–", "—", "then"})
+
+
+def _index(doc, i: int) -> tuple[int, int] | None:
+    """(value, end) of a cabinet index at token ``i``: an ordinal ("3rd"), a number ("3", "three"),
+    or one after a sign ("No. 3", "#3", "number three")."""
+    j = i + 1 if doc[i].lower_ in NUMBER_SIGNS and i + 1 < len(doc) else i
+    if _ordinal(doc[j]) is not None and _ordinal(doc[j]) > 0:
+        return _ordinal(doc[j]), j + 1
+    if (doc[j].text.isdigit() or doc[j].lower_ in lexicon().numbers) and doc[j].lower_ not in ("a", "an", "another"):
+        return _count(doc[j]), j + 1
+    if m := re.fullmatch(r"#(\d+)", doc[j].text):
+        return int(m[1]), j + 1
+    return None
+
+
+def _cabinet_lists(doc, found: list[Mention]) -> list[Mention]:
+    """Entries of a list of cabinets after the word: "Cupboards, left to right: 1st empty; 2nd a
+    plate", "Cabinets 2, 5 and 6: empty", "No. 5 has chips", "a plate (3rd)", "one to five empty".
+    An index starts an entry (after a comma, colon, "and", a bracket, ...); a range joins two."""
+    cabinets = [m for m in found if m.name == "cabinet" and m.kind in ("places", "vague")]
+    if not cabinets:
+        return []
+    taken = {i for m in found for i in range(m.start, m.end)}
+    out, i = [], cabinets[0].end
+    while i < len(doc):
+        starts = i == cabinets[0].end or doc[i - 1].lower_ in LIST_BREAKS
+        index = _index(doc, i) if i not in taken and starts else None
+        if index is None:
+            i += 1
+            continue
+        values, end = [index[0]], index[1]
+        while end + 1 < len(doc) and doc[end].lower_ in ("to", "-", "through", ",", "and") and end + 1 not in taken:
+            nxt = _index(doc, end + 1)
+            if nxt is None:
+                break
+            if doc[end].lower_ in ("to", "-", "through"):
+                values += list(range(values[-1] + 1, nxt[0] + 1))
+            else:
+                values.append(nxt[0])
+            end = nxt[1]
+        if m := re.fullmatch(r"(\d+)-(\d+)", doc[i].text):  # "1-3" as one token
+            values, end = list(range(int(m[1]), int(m[2]) + 1)), i + 1
+        out.append(Mention("places", i, end, name="cabinet", places=[("cabinet", v, False) for v in values]))
+        i = end
+    return out
+
+
 def _apply_from_right(found: list[Mention]) -> list[Mention]:
     """"from the right" after numbered cabinets counts them from the right (the phrase stays as a
     ``filler`` mention: read, meaning nothing more)."""
@@ -342,4 +393,19 @@ def unknown_words(sent, found: list[Mention], names: set[str]) -> list[str]:
         and not (t.is_punct or t.is_space or t.like_num)
         and t.lemma_ not in known
         and t.lower_ not in names
+        and not modifier(t.lower_)
     ]
+
+
+#: Words that change what a sentence says and so are never skipped as modifiers.
+NEGATING = frozenset({"not", "n't", "no", "never", "none", "nothing", "nowhere", "without", "neither", "nor"})
+
+
+@functools.lru_cache(maxsize=65536)
+def modifier(word: str) -> bool:
+    """Whether a word the lexicon does not know is only ever an adjective or adverb ("big",
+    "honestly", "lovely"): it colours a sentence without changing where things are or what the
+    person did, so a sentence is read without it."""
+    get, _ = _lemma_table()
+    found = get(word)
+    return bool(found) and set(found) <= {"ADJ", "ADV"} and word not in NEGATING

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from mindzero.core.errors import UserError
 from mindzero.domains.household.mmtom.lexicon import Mention, display_name, lemma, lexicon, mentions, pipeline, unknown_words
@@ -40,13 +40,22 @@ IMPLIED_ROOM = {"bathroomcabinet": "bathroom"} | {kind: "kitchen" for kind in le
 NEGATIONS = frozenset({"not", "n't", "no", "never", "nowhere", "nothing"})
 #: Where each part of a story starts ("Actions taken by Mary:", "Question:") when it is labelled.
 ACTIONS_HEAD = re.compile(r"actions taken by\s+([A-Za-z][\w'-]*)\s*:", re.IGNORECASE)
-QUESTION_HEAD = re.compile(r"\bquestion\s*:", re.IGNORECASE)
+QUESTION_HEAD = re.compile(r"(?:\bquestion|^\s*q)\s*(?::|-|–)", re.IGNORECASE | re.MULTILINE)
 DESCRIPTION_HEAD = re.compile(r"^\s*what'?s inside the apartment\s*:", re.IGNORECASE)
 #: An option label: "(a)", "a)", "A.", "b:" — preceded by a start, a space or a bracket.
 OPTION_LABEL = re.compile(r"(?:(?<=\s)|^)\(?([a-eA-E])(?:\)|[.:](?=\s))")
 #: Sentences that begin a question's premise ("Suppose she wants a plate.").
-PREMISE_WORDS = frozenset({"if", "suppose", "assume", "assuming", "given", "say", "imagine", "presume"})
+PREMISE_WORDS = frozenset({"if", "suppose", "assume", "assuming", "given", "say", "imagine", "presume", "let"})
 PRONOUNS = frozenset({"she", "he", "they"})
+#: Words that refer to the person: a sentence with one tells what they do.
+PERSONAL = frozenset({"she", "he", "her", "his", "him", "hers", "herself", "himself"})
+#: Verbs of walking that mark a sentence as an action even without a subject ("Goes to the fridge.").
+WALKS = frozenset(lexicon().verbs["walk"]) - {"make", "way", "set", "near", "pass", "cross", "turn", "shift",
+                                              "direct", "continue", "come", "reach", "head off", "trip", "run"}
+#: A premise about what the person wants ("Robert has been trying to get a book.").
+GOAL_PHRASE = re.compile(r"\b(?:trying to (?:get|find|fetch)|looking for|searching for|wants?|is after|is seeking)\b", re.I)
+#: Words of a line that only says how to answer ("Just answer a or b.").
+ANSWER_WORDS = frozenset("answer answers respond reply please with either a b or just only letter the one".split())
 #: Words of a question about what the person wants ("What is she trying to get?").
 GOAL_WORDS = frozenset("get want wants wanted look looking search searching seek seeking find fetch grab after goal "
                        "need needs retrieve take trying".split())
@@ -187,24 +196,24 @@ class _Sentence:
         }
 
 
-def _parts(text: str, need_question: bool = True) -> tuple[tuple[int, str], tuple[int, str], str, str | None]:
-    """((offset, description), (offset, actions), question, person named by a heading or None);
-    the question is "" when there is none and ``need_question`` is False."""
-    q = QUESTION_HEAD.search(text)
-    head = ACTIONS_HEAD.search(text)
-    body_end = q.start() if q else _question_start(text, need_question)
-    question = text[q.end() :] if q else text[body_end:]
-    if head and head.start() < body_end:
-        return (0, text[: head.start()]), (head.end(), text[head.end() : body_end]), question, head[1]
+def _segments(text: str) -> list[tuple[int, str]]:
+    """(offset, text) of the lines a story is made of: a line break ends a sentence unless the next
+    line continues it (starts in lower case after a line without end punctuation: wrapped prose)."""
+    out, start = [], 0
+    for m in re.finditer(r"\n", text):
+        before, after = text[start : m.start()].rstrip(), text[m.end() :].lstrip(" \t")
+        continues = before and before[-1] not in ".!?:;" and after[:1].islower()
+        if not continues:
+            out.append((start, text[start : m.start()]))
+            start = m.end()
+    out.append((start, text[start:]))
+    return [(offset, seg) for offset, seg in out if seg.strip()]
+
+
+def _spans(text: str) -> list[tuple[int, object]]:
+    """(offset of its segment, sentence span) of every sentence of ``text``."""
     nlp, _ = pipeline()
-    verbs = set(lexicon().verbs["start"]) | set(lexicon().verbs["walk"])
-    for sent in map(_trim, nlp(text[:body_end]).sents):
-        first, second = sent[0], sent[1] if len(sent) > 1 else sent[0]
-        named = first.lower_ in PRONOUNS or (first.is_title and first.lemma_ not in lexicon().known)
-        if named and second.lemma_ in verbs:  # "Maria is standing in ...", "She walks to ..."
-            cut = sent.start_char
-            return (0, text[:cut]), (cut, text[cut:body_end]), question, None
-    raise UserError("no sentence says what the person does (start them with 'Actions taken by NAME:' or the name)")
+    return [(offset, _trim(s)) for offset, seg in _segments(text) for s in nlp(seg).sents if s.text.strip()]
 
 
 def _trim(sent):
@@ -215,29 +224,54 @@ def _trim(sent):
     return sent[k:]
 
 
-def _question_start(text: str, need_question: bool) -> int:
-    """Where an unlabelled question starts: its first sentence with '?' or an option label, with
-    the premise sentences just before it ("Suppose she wants a plate.")."""
-    nlp, _ = pipeline()
-    sents = [_trim(s) for s in nlp(text).sents]
-    for k, sent in enumerate(sents):
-        if "?" in sent.text or OPTION_LABEL.search(sent.text):
-            while k > 0 and sents[k - 1][0].lower_ in PREMISE_WORDS:
-                k -= 1
-            return sents[k].start_char
-    if need_question:
-        raise UserError("no question found (a line with '?' or options labelled (a), (b))")
-    return len(text)
+def _question_like(sent) -> bool:
+    """A sentence of a question block: it asks ("?", options), states the premise ("Suppose she
+    wants a plate.", "Robert has been trying to get a book.") or says how to answer ("Answer a or b.")."""
+    words = [t.lower_ for t in sent if t.is_alpha]
+    if "?" in sent.text or OPTION_LABEL.search(sent.text) or (words and words[0] in PREMISE_WORDS):
+        return True
+    if words and set(words) <= ANSWER_WORDS:
+        return True
+    return bool(GOAL_PHRASE.search(sent.text)) and not any(t.lemma_ in WALKS for t in sent)
 
 
-def _sentences(offset: int, text: str, full: str, part: str, context: frozenset[str]) -> list[_Sentence]:
-    nlp, _ = pipeline()
-    out = []
-    for sent in map(_trim, nlp(text).sents):
-        if sent.text.strip():
-            line = full.count("\n", 0, offset + sent.start_char) + 1
-            out.append(_Sentence(sent, mentions(sent, context), line, part))
-    return out
+def _layout(text: str) -> tuple[list[tuple[int, object]], str, str | None, int]:
+    """(the story's sentences, the question at its end or "", the person a heading names, where
+    the heading's actions start (or the text's end)). The question is what follows "Question:" /
+    "Q:", else the run of question-like sentences that ends the text and holds its last '?' or
+    option label."""
+    person, acts_from = None, len(text)
+    if head := ACTIONS_HEAD.search(text):
+        person, acts_from = head[1], head.end()
+        text = text[: head.start()] + " " * len(head[0]) + text[head.end() :]  # keeps offsets and lines
+    text = DESCRIPTION_HEAD.sub(lambda m: " " * len(m[0]), text)
+    if q := QUESTION_HEAD.search(text):
+        return _spans(text[: q.start()]), text[q.end() :], person, acts_from
+    spans = _spans(text)
+    asks = [k for k, (_, s) in enumerate(spans) if "?" in s.text or OPTION_LABEL.search(s.text)]
+    if not asks:
+        return spans, "", person, acts_from
+    k = asks[-1]
+    while k > 0 and _question_like(spans[k - 1][1]):
+        k -= 1
+    offset, first = spans[k]
+    return spans[:k], text[offset + first.start_char :], person, acts_from
+
+
+def _is_action(sent: _Sentence, names: set[str]) -> bool:
+    """Whether a sentence tells what the person does (names them, or has a verb of walking, opening
+    or closing) rather than how the apartment is. Words of a read phrase ("going from left to
+    right") do not count."""
+    covered = {i for m in sent.found if m.kind == "filler" for i in range(m.start, m.end)}
+    words = [t for i, t in enumerate(sent.tokens) if i not in covered]
+    if any(t.lower_ in names or t.lower_ in PERSONAL for t in words):
+        return True
+    return any(t.lemma_ in WALKS for t in words) or any(m.kind in ("open", "close", "about") for m in sent.found)
+
+
+def _sentence(offset: int, span, full: str, part: str, context: frozenset[str]) -> _Sentence:
+    line = full.count("\n", 0, offset + span.start_char) + 1
+    return _Sentence(span, mentions(span, context), line, part)
 
 
 def _context(text: str) -> frozenset[str]:
@@ -713,26 +747,43 @@ class ToldStory:
 
 
 def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = False) -> ToldStory:
-    """Read a story (apartment, then what the person does, then perhaps a question); ``questions``
-    asked about it lend their names of the person. ``strict``: an unread sentence is an error."""
+    """Read a story (how the apartment is and what the person does, in any order, then perhaps a
+    question); ``questions`` asked about it lend their names of the person. Sentences that name the
+    person or a verb of walking, opening or closing are actions, in the order told; the others
+    describe the apartment as it was at the start. ``strict``: an unread sentence is an error."""
     text = check_text(text)
     _check_english(text)
-    (d_off, description), (a_off, actions), embedded, person = _parts(text, need_question=False)
+    spans, embedded, person, acts_from = _layout(text)
     context = _context(" ".join([text, *questions]))
-    blank_head = DESCRIPTION_HEAD.sub(lambda m: " " * len(m[0]), description)  # keeps offsets and lines
-    scene_sents = _sentences(d_off, blank_head, text, "description", context)
-    action_sents = _sentences(a_off, actions, text, "actions", context)
-    if not person and action_sents and action_sents[0].tokens[0].lower_ not in PRONOUNS:
-        person = action_sents[0].tokens[0].text
     names = set().union(*map(_question_names, [embedded, *questions])) | ({person.lower()} if person else set())
-    scene, unread1 = read_scene(scene_sents)
-    story, unread2 = read_story(action_sents, scene, person or "the person", names)
-    unread = unread1 + unread2
+    sentences = [_sentence(offset, span, text, "", context) for offset, span in spans]
+    if not person and not names:
+        person = _first_name(sentences)
+        names = {person.lower()} if person else set()
+    person = person or next((n.title() for n in sorted(names)), None)
+    # after an "Actions taken by NAME:" heading every sentence is an action ("In the kitchen.")
+    acting = [o + s.tokens.start_char >= acts_from or _is_action(s, names) for (o, _), s in zip(spans, sentences)]
+    actions = [replace(s, part="actions") for s, a in zip(sentences, acting) if a]
+    described = [replace(s, part="description") for s, a in zip(sentences, acting) if not a]
+    scene, unread1 = read_scene(described)
+    story, unread2 = read_story(actions, scene, person or "the person", names)
+    unread = sorted(unread1 + unread2, key=lambda u: u["line"])
     if strict and unread:
         u = unread[0]
         why = u["why"] or "unknown words: " + ", ".join(u["unknown"])
         raise UserError(f"line {u['line']}: cannot read {u['text'][:80]!r} ({why})")
-    return ToldStory(scene, story, len(scene_sents) + len(action_sents), unread, embedded.strip(), context)
+    return ToldStory(scene, story, len(sentences), unread, embedded.strip(), context)
+
+
+def _first_name(sentences: list[_Sentence]) -> str | None:
+    """The person when no heading or question names them: a capitalised word the lexicon does not
+    know that starts a sentence and is followed by a verb of being or walking ("Maria is ...")."""
+    verbs = set(lexicon().verbs["start"]) | WALKS
+    for s in sentences:
+        first, second = s.tokens[0], s.tokens[1] if len(s.tokens) > 1 else s.tokens[0]
+        if first.is_title and first.lemma_ not in lexicon().known and second.lemma_ in verbs:
+            return first.text
+    return None
 
 
 def _check_english(text: str) -> None:
