@@ -94,7 +94,7 @@ def test_irrelevant_sentences_are_reported_but_do_not_block() -> None:
     noisy = HOME + "It is a rainy Tuesday.\n" + WALK + "He hums a little tune.\n"
     r = read_question(noisy + "Is Sam looking for (a) a salmon or (b) a bowl?")
     assert [u["text"] for u in r.unread] == ["It is a rainy Tuesday.", "He hums a little tune."]
-    assert r.blockers() == [] and r.unread[1]["unknown"] == ["hums", "little", "tune"]
+    assert r.blockers() == [] and r.unread[1]["unknown"] == ["hums", "tune"]  # "little" is only a modifier
 
 
 @pytest.mark.parametrize(
@@ -144,7 +144,7 @@ def test_an_unread_sentence_about_the_question_makes_it_unreadable() -> None:
     result = ask_household(odd + WALK, ["Is Sam after (a) a cupcake or (b) a salmon?",
                                         "Is Sam after (a) a bowl or (b) a salmon?"], MMToMModel())
     first, second = result["answers"]
-    assert first["answer"] == "unreadable" and first["blockers"][0]["unknown"] == ["hides", "somewhere"]
+    assert first["answer"] == "unreadable" and first["blockers"][0]["unknown"] == ["hides"]
     assert second["answer"] == "a"  # the cupcake sentence says nothing about bowls or salmon
 
 

@@ -506,6 +506,8 @@ def _walked_before(sent: _Sentence, m: Mention) -> bool:
 
 def read_story(sentences: list[_Sentence], scene: Scene, person: str, names: set[str]) -> tuple[Story, list[dict]]:
     """(story, unread sentences) of what ``person`` did (``names``: words that name them)."""
+    if not sentences:
+        raise UserError("no sentence says what the person does (name them: 'Maria is in the kitchen. She ...')")
     story = Story(person, "")
     room, unread = None, []
     for sent in sentences:
