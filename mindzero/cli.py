@@ -1,31 +1,33 @@
 """``mindzero <area> <verb> [options]`` — one entry point for every benchmark, generator and trainer.
 
-Each area module exposes ``register(subparsers)`` which adds its parser and verbs; each verb sets
-``func(args) -> int``. Area modules import heavy dependencies (torch, transformers) lazily, inside
-their verbs, so ``mindzero --help`` stays fast. A :class:`UserError` is one line on stderr (exit 2);
-SIGINT and SIGTERM unwind the run and are one line too (exit 130 and 143).
+Every module of :mod:`mindzero.commands` that defines ``register(subparsers)`` is an area: it adds
+its parser and verbs (each verb sets ``func(args) -> int``); areas are listed by module name, so a
+new area is a new module there and no edit here. Area modules import heavy dependencies (torch,
+transformers) lazily, inside their verbs, so ``mindzero --help`` stays fast. A :class:`UserError`
+is one line on stderr (exit 2); SIGINT and SIGTERM unwind the run and are one line too (exit 130
+and 143).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import pkgutil
 import signal
 import sys
 import threading
+from types import ModuleType
 
-from mindzero import __version__
+from mindzero import __version__, commands
 from mindzero.core.errors import UserError
 
-AREA_MODULES = (
-    "mindzero.commands.gridworld",
-    "mindzero.commands.household",
-    "mindzero.commands.stories",
-    "mindzero.commands.train",
-    "mindzero.commands.serve",
-    "mindzero.commands.report",
-    "mindzero.commands.reproduce",
-)
+
+def area_modules() -> list[ModuleType]:
+    """The modules of :mod:`mindzero.commands` that define ``register``, sorted by name; the others
+    are helpers the areas share."""
+    names = sorted(info.name for info in pkgutil.iter_modules(commands.__path__))
+    modules = [importlib.import_module(f"{commands.__name__}.{name}") for name in names]
+    return [m for m in modules if callable(getattr(m, "register", None))]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,8 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"mindzero {__version__}")
     areas = parser.add_subparsers(dest="area", metavar="AREA", required=True)
-    for name in AREA_MODULES:
-        importlib.import_module(name).register(areas)
+    for module in area_modules():
+        module.register(areas)
     return parser
 
 

@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from mindzero.core.outputs import OutputFolder
+from mindzero.core.reasoner import Reasoner
 from mindzero.core.results import atomic_write_text, dumps_json, read_json, read_jsonl, write_results
 from mindzero.domains.base import Domain
-from mindzero.inference.base import Reasoner
 from mindzero.report.plots import plot_goal_accuracy
 from mindzero.tasks.assist import AssistSettings, AssistTotals, assist_samples, paired_share
 

@@ -17,7 +17,7 @@ from mindzero.core.results import read_jsonl, write_results
 from mindzero.domains import get_domain
 from mindzero.domains.gridworld import EpisodeConfig, episodes
 from mindzero.domains.gridworld.qa import QUESTION_FIELDS, QADataConfig, write_qa_dataset
-from mindzero.inference.gridworld import BASELINE_REASONERS
+from mindzero.domains.gridworld.reasoners import BASELINE_REASONERS
 from mindzero.inference.llm import ANSWER_MODES, LLMQAAnswerer, LLMReasoner
 from mindzero.report.tables import format_table, metric_rows
 from mindzero.tasks.assist import AssistSettings

@@ -8,24 +8,24 @@ import threading
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from mindzero.commands.gridworld import REASONERS
 from mindzero.commands.llm_options import AssistLLMOptions
 from mindzero.core.config import add_dataclass_flags, config_from_args
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
+from mindzero.core.reasoner import Reasoner
 from mindzero.domains import get_domain
 from mindzero.domains.gridworld import EpisodeConfig
+from mindzero.domains.gridworld.reasoners import BASELINE_REASONERS as GRIDWORLD_REASONERS
 from mindzero.domains.household.smc import REASONERS as HOUSEHOLD_REASONERS
 from mindzero.envs.household.episodes import SPLITS
 from mindzero.envs.household.human import HouseholdHumanParams
-from mindzero.inference.base import Reasoner
 from mindzero.inference.llm import LLMReasoner
 from mindzero.web.app import PLAYABLE, ServeSettings, create_app
 from mindzero.web.games import SerialReasoner
 from mindzero.web.study import SOLO, StudySettings
 
 #: Every helper of either domain (serve_settings checks the --domain's).
-ALL_REASONERS = tuple(dict.fromkeys((*REASONERS, *HOUSEHOLD_REASONERS)))
+ALL_REASONERS = tuple(dict.fromkeys((*GRIDWORLD_REASONERS, "llm", *HOUSEHOLD_REASONERS)))
 #: Helpers offered when --reasoner is not given, per domain.
 DEFAULT_REASONERS = {"gridworld": ["exact", "oracle", "none"], "household": ["smc", "oracle", "none"]}
 #: Tick limit of a played episode when --max-steps is not given, per domain.

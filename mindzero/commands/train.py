@@ -11,7 +11,6 @@ from pathlib import Path
 
 import numpy as np
 
-from mindzero.commands.stories import step_accuracy_table
 from mindzero.core.config import add_dataclass_flags, config_from_args, config_from_file
 from mindzero.core.outputs import add_output_flags, claim_out
 from mindzero.core.results import atomic_write_text, dumps_json, write_results
@@ -20,7 +19,7 @@ from mindzero.domains.gridworld import EpisodeConfig, episodes
 from mindzero.inference.llm import LLMReasoner, LLMSettings
 from mindzero.llm import load_backend
 from mindzero.report.plots import plot_ablation, plot_learning_curves
-from mindzero.report.tables import format_table
+from mindzero.report.tables import format_table, step_accuracy_table
 from mindzero.tasks.assist import AssistSettings, paired_share, run_assist, stderr
 from mindzero.train.base import checkpoints, read_log
 from mindzero.train.format_sft import FormatSFTConfig, train_format_sft

@@ -29,7 +29,7 @@ import numpy as np
 from mindzero.core.human import HumanParams
 from mindzero.core.parsing import ParseResult
 from mindzero.core.posterior import Posterior
-from mindzero.inference.base import Reasoner
+from mindzero.core.reasoner import Reasoner
 
 
 @dataclass(frozen=True)

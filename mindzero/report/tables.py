@@ -1,4 +1,5 @@
-"""The one table printer of the command line: left-aligned columns under a dashed rule."""
+"""The command line's tables: one printer (left-aligned columns under a dashed rule) and the
+tables more than one command prints."""
 
 from __future__ import annotations
 
@@ -32,3 +33,27 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> l
         "|" + "---|" * len(header),
         *("| " + " | ".join(map(cell, row)) + " |" for row in rows),
     ]
+
+
+def step_accuracy_table(metrics: dict) -> str:
+    """PBM step accuracy per belief order and their mean beside always-``+`` (Table 4), and the PBM's
+    accuracy over the steps up to each trace's first wrong one."""
+    acc, plus, scoped = metrics["step_accuracy"], metrics["always_plus"], metrics["to_first_error"]
+    rows = [
+        [order, f"{value:.4f}", f"{plus['by_order'][order]:.4f}", f"{scoped['by_order'][order]:.4f}"]
+        for order, value in acc["by_order"].items()
+    ]
+    avg = ["avg", f"{acc['avg']:.4f}", f"{plus['avg']:.4f}", f"{scoped['avg']:.4f}"]
+    table = format_table(["order", "PBM", "always +", "PBM to first error"], [*rows, avg])
+    lines = [
+        f"a step is correct above {metrics['threshold']:g}",
+        table,
+        f"always + up to the first error: {scoped['always_plus']:.4f}",
+    ]
+    if scoped["auc"] is not None:
+        lines.append(f"AUC of the scores up to the first error (right vs wrong steps): {scoped['auc']:.4f}")
+    if scoped.get("first_errors_caught") is not None:
+        lines.append(f"first wrong steps caught: {scoped['first_errors_caught']:.4f}")
+    if len(acc.get("by_source", {})) > 1:
+        lines.append("by kind of trace: " + ", ".join(f"{k} {v:.4f}" for k, v in acc["by_source"].items()))
+    return "\n".join(lines)

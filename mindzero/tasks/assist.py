@@ -18,8 +18,8 @@ from tqdm import tqdm
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.posterior import Posterior
+from mindzero.core.reasoner import Reasoner
 from mindzero.domains.base import Domain
-from mindzero.inference.base import Reasoner
 
 #: Bins of task progress (fraction of the helped episode elapsed) for the Fig. 5 curve.
 PROGRESS_BINS = 10

@@ -33,8 +33,8 @@ from starlette.staticfiles import StaticFiles
 
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
+from mindzero.core.reasoner import Reasoner
 from mindzero.domains import get_domain
-from mindzero.inference.base import Reasoner
 from mindzero.web.games import VIEWS, BadMove, PlaySession, ReasonerFactory
 from mindzero.web.gridworld import GridWorldView
 from mindzero.web.household import HouseholdView

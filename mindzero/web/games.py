@@ -20,9 +20,9 @@ import numpy as np
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.posterior import Posterior
+from mindzero.core.reasoner import Reasoner
 from mindzero.core.results import to_jsonable
 from mindzero.domains.base import Domain
-from mindzero.inference.base import Reasoner
 
 #: Goals listed in the posterior panel (the rest is summed into ``other``).
 TOP_GOALS = 10

@@ -19,10 +19,10 @@ from typing import Any
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.posterior import Posterior
+from mindzero.core.reasoner import Reasoner
 from mindzero.core.results import iter_jsonl, read_json
 from mindzero.domains import get_domain
 from mindzero.domains.base import Domain
-from mindzero.inference.base import Reasoner
 from mindzero.tasks.assist import AssistSettings, run_episode
 from mindzero.web.games import VIEWS, posterior_json
 

@@ -5,7 +5,7 @@ Episodes come from :class:`EpisodeConfig` (generated layouts of a family, or the
 files); the simulated human is :class:`~mindzero.envs.gridworld.human.HumanModel` with the
 command's :class:`~mindzero.core.human.HumanParams`; the helper is
 :class:`~mindzero.envs.gridworld.helper.HelperPlanner`; exact inference is
-:class:`~mindzero.inference.gridworld.ExactGoalInference` over the 28 goal pairs.
+:class:`~mindzero.domains.gridworld.reasoners.ExactGoalInference` over the 28 goal pairs.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.parsing import ParseResult
 from mindzero.core.posterior import Posterior
+from mindzero.core.reasoner import Reasoner
 from mindzero.domains.base import SSRLTask
 from mindzero.domains.gridworld.hypotheses import (
     format_goal_particles,
@@ -28,6 +29,7 @@ from mindzero.domains.gridworld.hypotheses import (
     parse_goal_particles,
 )
 from mindzero.domains.gridworld.qa import PROMPT_STYLES, TEST_SPLITS, build_split, option_probs, qa_prompt
+from mindzero.domains.gridworld.reasoners import BASELINE_REASONERS, make_reasoner
 from mindzero.domains.gridworld.ssrl import AssistTask, QATask, assist_prompt, object_names, particle_form
 from mindzero.envs.gridworld.episodes import (
     PROTOCOLS,
@@ -41,8 +43,6 @@ from mindzero.envs.gridworld.helper import HelperPlanner
 from mindzero.envs.gridworld.human import HumanModel, human_first_object
 from mindzero.envs.gridworld.layout import FAMILIES
 from mindzero.envs.gridworld.world import Action, Goal, Observation, WorldState, goal_achieved, goal_pairs, step
-from mindzero.inference.base import Reasoner
-from mindzero.inference.gridworld import BASELINE_REASONERS, make_reasoner
 
 #: Random stream of held-out evaluation episodes (training episodes draw from ``[seed, k]``).
 HELDOUT_STREAM = 7_000_001

@@ -29,14 +29,14 @@ from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.outputs import OutputFolder, RowStream, atomic_path
 from mindzero.core.posterior import Posterior
+from mindzero.core.reasoner import Reasoner
 from mindzero.core.results import read_jsonl
+from mindzero.domains.gridworld.reasoners import ExactGoalInference, role_joint
 from mindzero.envs.gridworld.episodes import Episode, generate_episode, rollout_alone
 from mindzero.envs.gridworld.human import HumanModel, human_first_object
 from mindzero.envs.gridworld.layout import COLORS, SHAPES, parse_layout
 from mindzero.envs.gridworld.render import anchored_view, path_window, relative_view, render_rgb, save_png, transcript
 from mindzero.envs.gridworld.world import ACTION_NAMES, Action, Observation, WorldState, step
-from mindzero.inference.base import Reasoner
-from mindzero.inference.gridworld import ExactGoalInference, role_joint
 
 TRAIN_COLORS, HELDOUT_COLORS = COLORS[:8], COLORS[8:]
 TRAIN_SHAPES, HELDOUT_SHAPES = SHAPES[:4], SHAPES[4:]

@@ -385,16 +385,15 @@ def unknown_words(sent, found: list[Mention], names: set[str]) -> list[str]:
     ambiguous object words the text does not settle ("glass" where wine and water glasses exist)."""
     unsettled = [m for m in found if m.kind == "obj" and not m.name]
     covered = {i for m in found for i in range(m.start, m.end)}
-    known = lexicon().known
-    return [f"{sent[m.start : m.end].text} (which one?)" for m in unsettled] + [
-        t.text
-        for i, t in enumerate(sent)
-        if i not in covered
-        and not (t.is_punct or t.is_space or t.like_num)
-        and t.lemma_ not in known
-        and t.lower_ not in names
-        and not modifier(t.lower_)
-    ]
+    words = [t.text for i, t in enumerate(sent) if i not in covered and unknown(t, names)]
+    return [f"{sent[m.start : m.end].text} (which one?)" for m in unsettled] + words
+
+
+def unknown(token, names: set[str]) -> bool:
+    """Whether a token is a word the lexicon does not know (nor a name, number or modifier)."""
+    if token.is_punct or token.is_space or token.like_num or token.lower_ in names:
+        return False
+    return token.lemma_ not in lexicon().known and not modifier(token.lower_)
 
 
 #: Words that change what a sentence says and so are never skipped as modifiers.

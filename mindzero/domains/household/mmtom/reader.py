@@ -28,7 +28,17 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from mindzero.core.errors import UserError
-from mindzero.domains.household.mmtom.lexicon import Mention, display_name, lemma, lexicon, mentions, pipeline, unknown_words
+from mindzero.domains.household.mmtom.lexicon import (
+    NEGATING,
+    Mention,
+    display_name,
+    lemma,
+    lexicon,
+    mentions,
+    pipeline,
+    unknown,
+    unknown_words,
+)
 
 #: Furniture kinds that hide their contents until opened (Watch-And-Help); the rest are surfaces.
 CONTAINER_KINDS = lexicon().containers
@@ -184,12 +194,12 @@ class _Sentence:
     def text(self) -> str:
         return self.tokens.text.strip()
 
-    def unread(self, unknown: list[str], why: str = "") -> dict:
+    def unread(self, unknown: list[str], why: str = "", acts: bool | None = None) -> dict:
         named = {m.name for m in self.found if m.kind in ("obj", "places") and m.name}
         named = sorted(named.union(*(m.candidates for m in self.found)))
         # acts: it names a room, a place, an object or an action (a sentence that names none — "She
         # hums a tune." — cannot change where the person went)
-        acts = any(m.kind != "filler" for m in self.found)
+        acts = any(m.kind != "filler" for m in self.found) if acts is None else acts
         return {
             "line": self.line, "part": self.part, "text": self.text, "unknown": unknown, "why": why,
             "names": named, "acts": acts,
@@ -284,10 +294,28 @@ def _context(text: str) -> frozenset[str]:
     return frozenset(label.split("|")[1] for label in labels if label.startswith("obj|"))
 
 
+#: Marks that set off an aside ("Charles, who is still in his pajamas, is in the kitchen.").
+ASIDE_MARKS = frozenset({",", "(", ")", "-", "–", "—", ";"})
+
+
+def _skip_asides(sent: _Sentence, names: set[str], notes: list[dict]) -> None:
+    """Asides that name nothing the reader knows and hold words it does not ("wearing his lucky
+    cap", "(humming a song)") are skipped, each noted in ``notes``; an aside with a negation is not."""
+    toks, cuts = sent.tokens, [-1] + [i for i, t in enumerate(sent.tokens) if t.text in ASIDE_MARKS]
+    for lo, hi in zip([c + 1 for c in cuts], [*cuts[1:], len(toks)]):
+        piece = toks[lo:hi]
+        named = any(m.start < hi and m.end > lo and m.kind != "filler" for m in sent.found)
+        if named or not any(unknown(t, names) for t in piece) or any(t.lower_ in NEGATING for t in piece):
+            continue
+        sent.found.append(Mention("filler", lo, hi))
+        notes.append(sent.unread([t.text for t in piece if unknown(t, names)], f"aside skipped: {piece.text!r}", False))
+
+
 def read_scene(sentences: list[_Sentence]) -> tuple[Scene, list[dict]]:
     """(scene, unread sentences) of the apartment description."""
     scene, room, unread, previous = Scene(), None, [], []
     for sent in sentences:
+        _skip_asides(sent, set(), unread)
         if unknown := unknown_words(sent.tokens, sent.found, set()):
             unread.append(sent.unread(unknown))
             continue
@@ -511,6 +539,7 @@ def read_story(sentences: list[_Sentence], scene: Scene, person: str, names: set
     story = Story(person, "")
     room, unread = None, []
     for sent in sentences:
+        _skip_asides(sent, names, unread)
         if unknown := unknown_words(sent.tokens, sent.found, names):
             unread.append(sent.unread(unknown))
             continue
