@@ -525,11 +525,22 @@ def _qualifies(toks, place: Mention, room: Mention) -> bool:
     return between in (["in", "the"], ["in"], ["of", "the"], ["inside", "the"])
 
 
+#: Words between a verb and the room it places the person in ("starts out in the", "is still at").
+PLACING = frozenset({"in", "at", "inside", "the", "out", "off", "still", "currently", "initially", "first", "now"})
+
+
 def _walked_before(sent: _Sentence, m: Mention) -> bool:
-    """Whether a verb of walking comes before mention ``m`` ("heads to the kitchen", not "is
-    standing in the kitchen")."""
-    walks = set(lexicon().verbs["walk"])
-    return any(t.lemma_ in walks for t in sent.tokens[: m.start])
+    """Whether the person walks to room mention ``m`` ("heads to the kitchen") rather than is in it
+    ("is standing in the kitchen", "Mark's moves: starts in the bathroom"): a verb of being right
+    before it says they are there; otherwise any verb of walking before it (outside read phrases
+    and asides) says they walk."""
+    k = m.start - 1
+    while k >= 0 and sent.tokens[k].lower_ in PLACING:
+        k -= 1
+    if k >= 0 and sent.tokens[k].lemma_ in lexicon().verbs["start"] and k < m.start - 1:
+        return False
+    covered = {i for f in sent.found if f.kind == "filler" for i in range(f.start, f.end)}
+    return any(t.lemma_ in WALKS for i, t in enumerate(sent.tokens[: m.start]) if i not in covered)
 
 
 def read_story(sentences: list[_Sentence], scene: Scene, person: str, names: set[str]) -> tuple[Story, list[dict]]:
@@ -549,7 +560,9 @@ def read_story(sentences: list[_Sentence], scene: Scene, person: str, names: set
             continue
         story.visits, story.start, room = trial
     if not story.start:
-        raise UserError(f"actions of {story.person!r}: no sentence says which room they start in")
+        first = next((u for u in unread if u["part"] == "actions" and u["acts"]), None)
+        hint = f" (line {first['line']}, {first['text'][:60]!r}: {first['why'] or first['unknown']})" if first else ""
+        raise UserError(f"actions of {story.person!r}: no sentence says which room they start in{hint}")
     return story, unread
 
 
