@@ -210,9 +210,9 @@ def test_cli_ask_prints_answer_posterior_and_state(tmp_path: Path) -> None:
 def test_cli_ask_errors_are_one_line_exit_2(tmp_path: Path) -> None:
     binary = run_cli("--story", "-", "--question", "What is Sam trying to get?", stdin=b"\xff\xfe\x00bad")
     assert binary.returncode == 2 and binary.stderr.decode().count("\n") == 1 and "not UTF-8" in binary.stderr.decode()
-    odd = HOME + "A cat sleeps on the couch.\n" + WALK
+    odd = HOME + "A cat purrs on the couch.\n" + WALK
     strict = run_cli("--story", "-", "--strict", "--question", "What is Sam trying to get?", stdin=odd)
-    assert strict.returncode == 2 and "line 6: cannot read 'A cat sleeps on the couch.'" in strict.stderr.decode()
+    assert strict.returncode == 2 and "line 6: cannot read 'A cat purrs on the couch.'" in strict.stderr.decode()
     none = run_cli("--story", "-", stdin=HOME + WALK)
     assert none.returncode == 2 and "no question" in none.stderr.decode()
 
