@@ -2,14 +2,14 @@
 
 A flat group (every rollout scored alike) gives GRPO no advantage and so no gradient. A sampler
 that passes over a prompt whose last group was flat with probability s (tried as ``train ssrl
---flat-skip``, docs/ssrl.md) can only lower the share of flat groups as far as flatness persists:
+--flat-skip``, docs/experiments/2026-12-02-ssrl-flat-skip.md) can only lower the share of flat groups as far as flatness persists:
 if a prompt that was not flat is nearly as likely to be flat next time as any other, skipping
 gains nothing. This probe samples two groups for the same training prompts from one checkpoint (as
 the trainer does: chat template, ``--group`` rollouts at ``--temperature``, rewards from the task's
 :class:`SSRLReward`) and prints P(flat), P(flat again | flat), P(flat | not flat before), and the
 flat share a batch drawn under each skip probability would have.
 
-    OMP_NUM_THREADS=1 python benchmarks/ssrl_flat_probe.py --model runs/tiny-qa/checkpoint-1000
+    OMP_NUM_THREADS=1 python benchmarks/probes/ssrl_flat_probe.py --model runs/tiny-qa/checkpoint-1000
 """
 
 from __future__ import annotations

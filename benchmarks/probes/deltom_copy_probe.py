@@ -8,7 +8,7 @@ teacher-forced next-token accuracy over every trace token, by the line of its st
 the step header, the story line the step repeats (pure copying), the effect line (template + names)
 and the belief sentence up to its bracket (the question's chain, copied from the question).
 
-    OMP_NUM_THREADS=1 python benchmarks/deltom_copy_probe.py runs/policy-tiny/final [--stories 8]
+    OMP_NUM_THREADS=1 python benchmarks/probes/deltom_copy_probe.py runs/policy-tiny/final [--stories 8]
 """
 
 from __future__ import annotations

@@ -17,8 +17,8 @@ names an object of the exact MAP pair on held-out prompts (chance 0.25):
 Comparing either with the held-out curve of ``train ssrl --task assist --n-particles 1`` separates
 what the prompt lets the model learn from what GRPO's sampled gradient gets out of it.
 
-    OMP_NUM_THREADS=1 python benchmarks/assist_pointer_probe.py --objective elbo [--steps 400]
-    python benchmarks/assist_pointer_probe.py --objective sampled [--entropy] [--scale none] [--group 32]
+    OMP_NUM_THREADS=1 python benchmarks/probes/assist_pointer_probe.py --objective elbo [--steps 400]
+    python benchmarks/probes/assist_pointer_probe.py --objective sampled [--entropy] [--scale none] [--group 32]
 """
 
 from __future__ import annotations

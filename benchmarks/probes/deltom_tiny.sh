@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# DEL-ToM at small scale on a CPU, exactly as measured in docs/pbm.md §5: the trace-writing policy,
+# DEL-ToM at small scale on a CPU, the recipe of docs/pbm.md §5
+# (measured in docs/experiments/2026-12-02-pbm-policy-traces.md): the trace-writing policy,
 # the cpu-tiny PBM (Table 4 is printed by `train pbm`), and Fig. 3 with the learned PBM and the oracle
 # on the same pools, per order, with cost per question, on the official Hi-ToM one-chapter subset,
 # generated 1-3 chapter stories and the hand-written OOD stories. One thread per process: on a shared
 # 2-core machine two OpenMP threads wait on each other (measured 3-7 s vs 17-23 s per policy step).
 #
-#   HITOM=../shared/data/hitom/Hi-ToM_data.json bash benchmarks/deltom_tiny.sh
+#   HITOM=../shared/data/hitom/Hi-ToM_data.json bash benchmarks/probes/deltom_tiny.sh
 set -euo pipefail
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+  sed -n '2,/^set /s/^# \{0,1\}//p' "$0"
+  exit 0
+fi
 export OMP_NUM_THREADS=1 HF_HUB_OFFLINE=1
 HITOM=${HITOM:-../shared/data/hitom/Hi-ToM_data.json}
 POLICY=runs/policy-copy-1500/final

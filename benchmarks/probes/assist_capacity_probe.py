@@ -14,8 +14,8 @@ separates a reward that teaches too little from a model or prompt that cannot ho
 ``--save DIR`` keeps the final model as an ordinary HF folder for ``gridworld assist --model DIR
 --n-particles 1 --answer-mode score``.
 
-    OMP_NUM_THREADS=1 python benchmarks/assist_capacity_probe.py --style relative --steps 1500
-    python benchmarks/assist_capacity_probe.py --hidden 256 --layers 4 --heads 8 --save runs/distilled
+    OMP_NUM_THREADS=1 python benchmarks/probes/assist_capacity_probe.py --style relative --steps 1500
+    python benchmarks/probes/assist_capacity_probe.py --hidden 256 --layers 4 --heads 8 --save runs/distilled
 """
 
 from __future__ import annotations
