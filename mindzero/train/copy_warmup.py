@@ -3,9 +3,8 @@
 A DEL-ToM trace is mostly copying — each step restates its story line and repeats the previous
 step's belief sentence — but a scratch Llama trained on traces alone learns their unigram and
 format statistics and sits on a loss plateau without ever forming the attention circuit that copies
-(induction heads): after 1,100 steps its teacher-forced accuracy on the belief sentence, identical
-in every step, was 0.54 (docs/pbm.md). On random sequences shown twice, copying is the *only* way
-to lower the loss, and the same model forms that circuit within ~300 steps (one CPU minute or so).
+(induction heads; docs/experiments/2026-12-01-pbm-policy-copies-nothing.md). On random sequences
+shown twice, copying is the *only* way to lower the loss, so the circuit forms there first.
 Each sequence draws from a small random alphabet (4 to :data:`MAX_ALPHABET` tokens), so the last
 token alone rarely says what comes next: the circuit must match several previous tokens, as it must
 in a trace where `` thinks `` is followed by a different name each time.

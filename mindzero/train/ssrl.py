@@ -16,14 +16,11 @@ Presets fill every option left unset (precedence: dataclass default < preset < `
   visibly change a 135 M model; one step takes about a minute on 2 shared cores), fp32.
 - ``cpu-tiny``: a 0.8 M-parameter Llama from scratch (``--model scratch``) with its own tokenizer,
   ``anchored`` prompts and a label-free format warm start (:func:`format_warm_start`); 16 rollouts
-  of 32 prompts per step at temperature 1.5 (lower lets the policy turn deterministic: most groups
-  then have zero reward variance; with 8 rollouts of 64 prompts half the QA groups were flat by
-  step ~450, with 16 by step ~950), lr 1e-4 over 1,200 steps (``qa-eval`` at the 29th minute on
-  seeds 0 / 1: 0.87 / 0.80 without the integer-value code in 8 embedding dimensions, 0.76 / 0.93
-  with it), warm-start choices drawn at temperature 0.5 after balancing each choice over prompts
-  (with two choices and no balance a shared bias picked one letter for every prompt), no KL
-  term (a KL to the warm start pulls towards its arbitrary answers), a held-out curve every 100
-  steps.
+  of 32 prompts per step at temperature 1.5 (lower lets the policy turn deterministic, and groups
+  with one answer have no gradient), lr 1e-4 over 1,200 steps, warm-start choices drawn at
+  temperature 0.5 after balancing each choice over prompts (unbalanced, a shared bias picks one
+  letter for every prompt), no KL term (a KL to the warm start pulls towards its arbitrary
+  answers), a held-out curve every 100 steps. Measured results: docs/ssrl.md.
 
 ``--policy-entropy α`` (every preset: 0) adds -α log pi(completion) to each valid completion's
 reward (:class:`PolicySurprise`): with one particle per answer this is the paper's entropy term with
@@ -395,7 +392,7 @@ class PolicySurprise:
     E_pi[R] + H(pi): the ELBO in which the policy's own sampling distribution (at the rollout
     temperature T) is q. For one particle this is paper Eq. 4 with q = pi, whose optimum is
     pi(m | x) proportional to P(a | m) P(m). Without it, group-normalised advantages drift the policy
-    onto one answer per prompt before it learns which (measured: ``benchmarks/assist_pointer_probe.py
+    onto one answer per prompt before it learns which (measured: ``benchmarks/probes/assist_pointer_probe.py
     --objective sampled`` with and without ``--entropy``). TRL does not pass rollout log-probs to
     reward functions, so one no-grad forward pass recomputes them."""
 
