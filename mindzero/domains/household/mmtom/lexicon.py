@@ -332,12 +332,11 @@ def _cabinet_lists(doc, found: list[Mention]) -> list[Mention]:
     plate", "Cabinets 2, 5 and 6: empty", "No. 5 has chips", "a plate (3rd)", "one to five empty".
     An index starts an entry (after a comma, colon, "and", a bracket, ...); a range joins two."""
     cabinets = [m for m in found if m.name == "cabinet" and m.kind in ("places", "vague")]
-    if not cabinets:
-        return []
     taken = {i for m in found for i in range(m.start, m.end)}
-    out, i = [], cabinets[0].end
+    out, i = [], cabinets[0].end if cabinets else 0
     while i < len(doc):
-        starts = i == cabinets[0].end or doc[i - 1].lower_ in LIST_BREAKS
+        signed = doc[i].lower_ in NUMBER_SIGNS - {"no"}  # "No. 7", "#7", "numbers six and eight": cabinets anywhere
+        starts = signed or (cabinets and (i == cabinets[0].end or doc[i - 1].lower_ in LIST_BREAKS))
         index = _index(doc, i) if i not in taken and starts else None
         if index is None:
             i += 1

@@ -194,9 +194,10 @@ class _Sentence:
     def text(self) -> str:
         return self.tokens.text.strip()
 
-    def unread(self, unknown: list[str], why: str = "", acts: bool | None = None) -> dict:
-        named = {m.name for m in self.found if m.kind in ("obj", "places") and m.name}
-        named = sorted(named.union(*(m.candidates for m in self.found)))
+    def unread(self, unknown: list[str], why: str = "", acts: bool | None = None, named: bool = True) -> dict:
+        """The record of an unread sentence (or of a skipped aside: ``acts`` and ``named`` False)."""
+        named = {m.name for m in self.found if m.kind in ("obj", "places") and m.name} if named else set()
+        named = sorted(named.union(*(m.candidates for m in self.found))) if named else []
         # acts: it names a room, a place, an object or an action (a sentence that names none — "She
         # hums a tune." — cannot change where the person went)
         acts = any(m.kind != "filler" for m in self.found) if acts is None else acts
@@ -273,10 +274,12 @@ def _is_action(sent: _Sentence, names: set[str]) -> bool:
     or closing) rather than how the apartment is. Words of a read phrase ("going from left to
     right") do not count."""
     covered = {i for m in sent.found if m.kind == "filler" for i in range(m.start, m.end)}
-    words = [t for i, t in enumerate(sent.tokens) if i not in covered]
-    if any(t.lower_ in names or t.lower_ in PERSONAL for t in words):
+    furniture_ends = {m.end for m in sent.found if m.kind in ("places", "vague")}  # "the cabinets go: ..."
+    words = [(i, t) for i, t in enumerate(sent.tokens) if i not in covered]
+    if any(t.lower_ in names or t.lower_ in PERSONAL for _, t in words):
         return True
-    return any(t.lemma_ in WALKS for t in words) or any(m.kind in ("open", "close", "about") for m in sent.found)
+    walks = any(t.lemma_ in WALKS and i not in furniture_ends for i, t in words)
+    return walks or any(m.kind in ("open", "close", "about") for m in sent.found)
 
 
 def _sentence(offset: int, span, full: str, part: str, context: frozenset[str]) -> _Sentence:
@@ -308,7 +311,8 @@ def _skip_asides(sent: _Sentence, names: set[str], notes: list[dict]) -> None:
         if named or not any(unknown(t, names) for t in piece) or any(t.lower_ in NEGATING for t in piece):
             continue
         sent.found.append(Mention("filler", lo, hi))
-        notes.append(sent.unread([t.text for t in piece if unknown(t, names)], f"aside skipped: {piece.text!r}", False))
+        words = [t.text for t in piece if unknown(t, names)]
+        notes.append(sent.unread(words, f"aside skipped: {piece.text!r}", acts=False, named=False))
 
 
 def read_scene(sentences: list[_Sentence]) -> tuple[Scene, list[dict]]:
@@ -342,6 +346,10 @@ def read_scene(sentences: list[_Sentence]) -> tuple[Scene, list[dict]]:
     return scene, unread
 
 
+#: Words and marks that end a clause of a description ("Kitchen: a fridge - the fridge holds ...").
+CLAUSE_MARKS = frozenset({";", ":", "/", "-", "–", "—", "while", "whereas", "whilst"})
+
+
 def _clauses(sent: _Sentence) -> list[tuple[int, int]]:
     """Token ranges of a description sentence's clauses: breaks at ";", "while", "whereas", ", but",
     ", with", and "and" before a new statement ("..., and the microwave holds ...", "... and there is ...")."""
@@ -349,7 +357,7 @@ def _clauses(sent: _Sentence) -> list[tuple[int, int]]:
     for i, t in enumerate(toks):
         prev = toks[i - 1].lower_ if i else ""
         nxt = toks[i + 1].lower_ if i + 1 < len(toks) else ""
-        if t.lower_ in (";", "while", "whereas", "whilst") or (t.lower_ in ("but", "with") and prev == ","):
+        if t.lower_ in CLAUSE_MARKS or (t.lower_ in ("but", "with") and prev == ","):
             cuts.append(i)
         elif t.lower_ == "and" and nxt in ("the", "there", "inside", "in", "on", "lastly", "its"):
             left = [m for m in sent.found if cuts[-1] <= m.start < i and m.kind in ("places", "obj")]
@@ -404,7 +412,9 @@ def _assign(
             last = [p for p, o in new_pairs if o is new_pairs[-1][1]] if new_pairs else []
             owner = last or [place_id(room, *ki) for ki in new_places] or owner
         if orphans:
-            given = _give(previous, orphans, words, tied=False) if words & {"there", "it", "its"} else None
+            # "... also stored there", "it holds ...", "Fridge: an apple" (after a colon or dash)
+            refers = words & {"there", "it", "its"} or toks[lo].text in (":", "-", "–", "—")
+            given = _give(previous, orphans, words, tied=False) if refers else None
             if given is None:
                 return None
             pairs += given[1]
