@@ -207,13 +207,15 @@ class _Sentence:
         }
 
 
-def _segments(text: str) -> list[tuple[int, str]]:
+def _segments(text: str, cut: int) -> list[tuple[int, str]]:
     """(offset, text) of the lines a story is made of: a line break ends a sentence unless the next
-    line continues it (starts in lower case after a line without end punctuation: wrapped prose)."""
+    line continues it (starts in lower case after a line without end punctuation: wrapped prose);
+    offset ``cut`` (where a heading stood) always ends one."""
     out, start = [], 0
     for m in re.finditer(r"\n", text):
         before, after = text[start : m.start()].rstrip(), text[m.end() :].lstrip(" \t")
-        continues = before and before[-1] not in ".!?:;" and after[:1].islower()
+        heading = m.end() <= cut <= m.end() + len(text[m.end() :]) - len(after)
+        continues = before and before[-1] not in ".!?:;" and after[:1].islower() and not heading
         if not continues:
             out.append((start, text[start : m.start()]))
             start = m.end()
@@ -221,10 +223,10 @@ def _segments(text: str) -> list[tuple[int, str]]:
     return [(offset, seg) for offset, seg in out if seg.strip()]
 
 
-def _spans(text: str) -> list[tuple[int, object]]:
-    """(offset of its segment, sentence span) of every sentence of ``text``."""
+def _spans(text: str, cut: int) -> list[tuple[int, object]]:
+    """(offset of its segment, sentence span) of every sentence of ``text`` (:func:`_segments`)."""
     nlp, _ = pipeline()
-    return [(offset, _trim(s)) for offset, seg in _segments(text) for s in nlp(seg).sents if s.text.strip()]
+    return [(offset, _trim(s)) for offset, seg in _segments(text, cut) for s in nlp(seg).sents if s.text.strip()]
 
 
 def _trim(sent):
@@ -257,8 +259,8 @@ def _layout(text: str) -> tuple[list[tuple[int, object]], str, str | None, int]:
         text = text[: head.start()] + " " * len(head[0]) + text[head.end() :]  # keeps offsets and lines
     text = DESCRIPTION_HEAD.sub(lambda m: " " * len(m[0]), text)
     if q := QUESTION_HEAD.search(text):
-        return _spans(text[: q.start()]), text[q.end() :], person, acts_from
-    spans = _spans(text)
+        return _spans(text[: q.start()], acts_from), text[q.end() :], person, acts_from
+    spans = _spans(text, acts_from)
     asks = [k for k, (_, s) in enumerate(spans) if "?" in s.text or OPTION_LABEL.search(s.text)]
     if not asks:
         return spans, "", person, acts_from
@@ -337,10 +339,10 @@ def read_scene(sentences: list[_Sentence]) -> tuple[Scene, list[dict]]:
         if read is None:
             unread.append(sent.unread([], "objects not given one place"))
             continue
-        places, pairs = read
-        for kind, index in places:
-            scene.add_place(room, kind, index)
-        previous = [place_id(room, kind, index) for kind, index in places[-1:]] or previous
+        places, pairs, room = read
+        for where, kind, index in places:
+            scene.add_place(where, kind, index)
+        previous = [place_id(where, kind, index) for where, kind, index in places[-1:]] or previous
         for pid, obj in pairs:
             scene.objects[pid][obj.name] += obj.count
     return scene, unread
@@ -369,9 +371,10 @@ def _clauses(sent: _Sentence) -> list[tuple[int, int]]:
 
 def _assign(
     room: str, sent: _Sentence, previous: list[str]
-) -> tuple[list[tuple[str, int | None]], list[tuple[str, Mention]]] | None:
-    """(places named, (place id, object mention) pairs) of a description sentence in ``room``, or
-    None when an object cannot be given one place. ``previous``: the places of the sentence before
+) -> tuple[list[tuple[str, str, int | None]], list[tuple[str, Mention]], str] | None:
+    """((room, kind, index) of the places named, (place id, object mention) pairs, the room last
+    named) of a description sentence starting in ``room``, or None when an object cannot be given
+    one place. ``previous``: the places of the sentence before
     ("A book is also stored there.").
 
     Clauses, then comma-separated pieces: a piece naming only objects gives them to the places of
@@ -385,6 +388,8 @@ def _assign(
     pairs: list[tuple[str, Mention]] = []
     toks = sent.tokens
     for lo, hi in _clauses(sent):
+        # "the bedroom has a desk, and the bathroom has a cabinet": each clause in the room it names
+        room = next((m.name for m in sent.found if lo <= m.start < hi and m.kind == "room"), room)
         clause = [m for m in sent.found if lo <= m.start < hi and m.kind in ("places", "obj")]
         words = {t.lower_ for t in toks[lo:hi]}
         cuts = [i for i in range(lo, hi) if toks[i].text == "," and not any(m.start <= i < m.end for m in clause)]
@@ -406,7 +411,7 @@ def _assign(
             if given is None:
                 return None
             new_places, new_pairs = given
-            named += new_places
+            named += [(room, kind, index) for kind, index in new_places]
             pairs += new_pairs
             # the next pieces' objects go where the last of these went ("which contains a plate, a cup, ...")
             last = [p for p, o in new_pairs if o is new_pairs[-1][1]] if new_pairs else []
@@ -419,7 +424,7 @@ def _assign(
                 return None
             pairs += given[1]
         previous = owner or previous  # "... has a coffee table; a book is on it"
-    return named, pairs
+    return named, pairs, room
 
 
 def _runs(room: str, found: list[Mention], words: set[str], toks, orphans: list[Mention]):
