@@ -311,7 +311,7 @@ def _bare_ordinals(doc, found: list[Mention]) -> list[Mention]:
 
 
 #: Tokens before an entry of a list of cabinets ("Cupboards: 1st empty; 2nd a plate", "(3rd)").
-LIST_BREAKS = frozenset({",", ";", ":", "/", "(", "and", "-", "–", "—", "then"})
+LIST_BREAKS = frozenset({",", ";", ":", "/", "|", "(", "and", "-", "–", "—", "then"})
 
 
 def _index(doc, i: int) -> tuple[int, int] | None:

@@ -63,7 +63,11 @@ PERSONAL = frozenset({"she", "he", "her", "his", "him", "hers", "herself", "hims
 WALKS = frozenset(lexicon().verbs["walk"]) - {"make", "way", "set", "near", "pass", "cross", "turn", "shift",
                                               "direct", "continue", "come", "reach", "head off", "trip", "run"}
 #: A premise about what the person wants ("Robert has been trying to get a book.").
-GOAL_PHRASE = re.compile(r"\b(?:trying to (?:get|find|fetch)|looking for|searching for|wants?|is after|is seeking)\b", re.I)
+GOAL_PHRASE = re.compile(
+    r"\b(?:trying to (?:get|find|fetch)|looking for|searching for|wants?|is after|is seeking|"
+    r"(?:thinks|believes) (?:that )?there(?: is|'s) no|(?:does not|doesn't) (?:think|believe))\b",
+    re.I,
+)
 #: Words of a line that only says how to answer ("Just answer a or b.").
 ANSWER_WORDS = frozenset("answer answers respond reply please with either a b or just only letter the one".split())
 #: Words of a question about what the person wants ("What is she trying to get?").
@@ -328,6 +332,7 @@ def read_scene(sentences: list[_Sentence]) -> tuple[Scene, list[dict]]:
         rooms = [m.name for m in sent.found if m.kind == "room"]
         if rooms and not any(m.kind in ("places", "obj") for m in sent.found):
             scene.rooms += [r for r in dict.fromkeys(rooms) if r not in scene.rooms]  # "it has a kitchen, ..."
+            room = rooms[0] if len(set(rooms)) == 1 else room  # "Bedroom:" heads the lines after it
             continue
         implied = [IMPLIED_ROOM[m.name] for m in sent.found if m.kind == "places" and m.name in IMPLIED_ROOM]
         if rooms or implied:
@@ -349,7 +354,7 @@ def read_scene(sentences: list[_Sentence]) -> tuple[Scene, list[dict]]:
 
 
 #: Words and marks that end a clause of a description ("Kitchen: a fridge - the fridge holds ...").
-CLAUSE_MARKS = frozenset({";", ":", "/", "-", "–", "—", "while", "whereas", "whilst"})
+CLAUSE_MARKS = frozenset({";", ":", "/", "|", "-", "–", "—", "while", "whereas", "whilst"})
 
 
 def _clauses(sent: _Sentence) -> list[tuple[int, int]]:
@@ -840,7 +845,7 @@ def _first_name(sentences: list[_Sentence]) -> str | None:
     verbs = set(lexicon().verbs["start"]) | WALKS
     for s in sentences:
         first, second = s.tokens[0], s.tokens[1] if len(s.tokens) > 1 else s.tokens[0]
-        if first.is_title and first.lemma_ not in lexicon().known and second.lemma_ in verbs:
+        if first.is_title and first.lemma_ not in lexicon().known and (second.lemma_ in verbs or second.text == ":"):
             return first.text
     return None
 
