@@ -635,7 +635,8 @@ def _visits(sent: _Sentence, scene: Scene, story: Story, room: str | None) -> tu
             if nxt is None or nxt.kind != "places":
                 opening = repeating = False  # "opens the stove, closes it, walks to the microwave"
         elif m.kind == "vague":
-            return None, f"{toks[m.start:m.end].text!r}: which ones?"
+            if not any(n.kind == "places" and n.name == "cabinet" for n in found[i + 1 :]):
+                return None, f"{toks[m.start:m.end].text!r}: which ones?"  # not "the cabinets — the eighth, ..."
         elif m.kind == "about":
             opening = repeating = False
         elif m.kind == "repeat":
@@ -825,10 +826,15 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
         person = _first_name(sentences)
         names = {person.lower()} if person else set()
     person = person or next((n.title() for n in sorted(names)), None)
+    if first := _first_name(sentences):
+        names.add(first.lower())
     # after an "Actions taken by NAME:" heading every sentence is an action ("In the kitchen.")
     acting = [o + s.tokens.start_char >= acts_from or _is_action(s, names) for (o, _), s in zip(spans, sentences)]
-    actions = [replace(s, part="actions") for s, a in zip(sentences, acting) if a]
-    described = [replace(s, part="description") for s, a in zip(sentences, acting) if not a]
+    actions, described = [], [replace(s, part="description") for s, a in zip(sentences, acting) if not a]
+    for s in (s for s, a in zip(sentences, acting) if a):
+        act, room = _split_relative(s)
+        actions.append(replace(act, part="actions"))
+        described += [replace(room, part="description")] if room else []
     scene, unread1 = read_scene(described)
     story, unread2 = read_story(actions, scene, person or "the person", names)
     unread = sorted(unread1 + unread2, key=lambda u: u["line"])
@@ -837,6 +843,25 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
         why = u["why"] or "unknown words: " + ", ".join(u["unknown"])
         raise UserError(f"line {u['line']}: cannot read {u['text'][:80]!r} ({why})")
     return ToldStory(scene, story, len(sentences), unread, embedded.strip(), context)
+
+
+#: Verbs after "the kitchen, which ..." that describe the room, not the person.
+HAVING = frozenset({"has", "have", "had", "contains", "contained", "holds", "held", "features", "featured",
+                    "is", "was", "houses", "housed", "includes", "included"})
+
+
+def _split_relative(sent: _Sentence) -> tuple[_Sentence, _Sentence | None]:
+    """An action sentence that also describes a room ("She went to the kitchen, which has a fridge
+    and a stove.") as (the action, the description from the room on), else (the sentence, None)."""
+    toks = sent.tokens
+    for r in (m for m in sent.found if m.kind == "room"):
+        k = r.end
+        if k + 2 < len(toks) and toks[k].text == "," and toks[k + 1].lower_ == "which" and toks[k + 2].lower_ in HAVING:
+            if any(m.kind in ("places", "obj") and m.start > k for m in sent.found):
+                act = _Sentence(toks[:k], [m for m in sent.found if m.end <= k], sent.line, sent.part)
+                shifted = [replace(m, start=m.start - r.start, end=m.end - r.start) for m in sent.found if m.start >= r.start]
+                return act, _Sentence(toks[r.start :], shifted, sent.line, sent.part)
+    return sent, None
 
 
 def _first_name(sentences: list[_Sentence]) -> str | None:
