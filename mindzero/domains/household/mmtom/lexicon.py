@@ -335,7 +335,8 @@ def _cabinet_lists(doc, found: list[Mention]) -> list[Mention]:
     taken = {i for m in found for i in range(m.start, m.end)}
     out, i = [], cabinets[0].end if cabinets else 0
     while i < len(doc):
-        signed = doc[i].lower_ in NUMBER_SIGNS - {"no"}  # "No. 7", "#7", "numbers six and eight": cabinets anywhere
+        # "No. 7", "#7", "numbers six and eight": cabinets anywhere
+        signed = doc[i].lower_ in NUMBER_SIGNS - {"no"} or re.fullmatch(r"#\d+", doc[i].text) is not None
         starts = signed or (cabinets and (i == cabinets[0].end or doc[i - 1].lower_ in LIST_BREAKS))
         index = _index(doc, i) if i not in taken and starts else None
         if index is None:

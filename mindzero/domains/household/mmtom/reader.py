@@ -58,7 +58,7 @@ OPTION_LABEL = re.compile(r"(?:(?<=\s)|^)\(?([a-eA-E])(?:\)|[.:](?=\s))")
 PREMISE_WORDS = frozenset({"if", "suppose", "assume", "assuming", "given", "say", "imagine", "presume", "let"})
 PRONOUNS = frozenset({"she", "he", "they"})
 #: Words that refer to the person: a sentence with one tells what they do.
-PERSONAL = frozenset({"she", "he", "her", "his", "him", "hers", "herself", "himself"})
+PERSONAL = frozenset({"she", "he", "him", "herself", "himself"})
 #: Verbs of walking that mark a sentence as an action even without a subject ("Goes to the fridge.").
 WALKS = frozenset(lexicon().verbs["walk"]) - {"make", "way", "set", "near", "pass", "cross", "turn", "shift",
                                               "direct", "continue", "come", "reach", "head off", "trip", "run"}
@@ -279,13 +279,26 @@ def _is_action(sent: _Sentence, names: set[str]) -> bool:
     """Whether a sentence tells what the person does (names them, or has a verb of walking, opening
     or closing) rather than how the apartment is. Words of a read phrase ("going from left to
     right") do not count."""
+    toks = sent.tokens
     covered = {i for m in sent.found if m.kind == "filler" for i in range(m.start, m.end)}
     furniture_ends = {m.end for m in sent.found if m.kind in ("places", "vague")}  # "the cabinets go: ..."
-    words = [(i, t) for i, t in enumerate(sent.tokens) if i not in covered]
-    if any(t.lower_ in names or t.lower_ in PERSONAL for _, t in words):
-        return True
+    words = [(i, t) for i, t in enumerate(toks) if i not in covered]
     walks = any(t.lemma_ in WALKS and i not in furniture_ends for i, t in words)
-    return walks or any(m.kind in ("open", "close", "about") for m in sent.found)
+    if walks or any(m.kind in ("open", "close", "about") for m in sent.found):
+        return True
+    if _room_list(sent):
+        return False  # "His flat has a bedroom, a kitchen and a bathroom."
+    # the person as subject, not as owner ("Anna's kitchen has ...")
+    owner = {i for i, t in words if i + 1 < len(toks) and toks[i + 1].lower_ in ("'s", "’s") and i + 2 in
+             {m.start for m in sent.found if m.kind != "filler"}}
+    return any((t.lower_ in names and i not in owner) or t.lower_ in PERSONAL for i, t in words)
+
+
+def _room_list(sent: _Sentence) -> bool:
+    """Whether a sentence's rooms are a list ("a bedroom, a kitchen and a bathroom")."""
+    rooms = [m for m in sent.found if m.kind == "room"]
+    between = [sent.tokens[a.end : b.start] for a, b in zip(rooms, rooms[1:])]
+    return len(rooms) > 1 and all(all(t.lower_ in (",", "and", "a", "an", "the", "&") for t in g) for g in between)
 
 
 def _sentence(offset: int, span, full: str, part: str, context: frozenset[str]) -> _Sentence:
@@ -856,7 +869,8 @@ def _split_relative(sent: _Sentence) -> tuple[_Sentence, _Sentence | None]:
     toks = sent.tokens
     for r in (m for m in sent.found if m.kind == "room"):
         k = r.end
-        if k + 2 < len(toks) and toks[k].text == "," and toks[k + 1].lower_ == "which" and toks[k + 2].lower_ in HAVING:
+        relative = k + 2 < len(toks) and toks[k].text == "," and toks[k + 1].lower_ in ("which", "where")
+        if relative and toks[k + 2].lower_ in HAVING | {"there", "there's"}:
             if any(m.kind in ("places", "obj") and m.start > k for m in sent.found):
                 act = _Sentence(toks[:k], [m for m in sent.found if m.end <= k], sent.line, sent.part)
                 shifted = [replace(m, start=m.start - r.start, end=m.end - r.start) for m in sent.found if m.start >= r.start]
