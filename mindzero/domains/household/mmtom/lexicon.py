@@ -107,7 +107,7 @@ def _phrase_words() -> frozenset[str]:
 
 @functools.cache
 def pipeline():
-    """(nlp, phrase matcher): spaCy's blank English tokenizer with a sentencizer and our lemmas,
+    """(nlp, phrase matcher): spaCy's blank English tokenizer with sentence starts and our lemmas,
     and a PhraseMatcher over lemmas whose labels are ``kind|value`` (e.g. ``obj|wineglass``)."""
     import spacy  # noqa: PLC0415 — imported on first use: a second to load
     from spacy.language import Language  # noqa: PLC0415
@@ -121,10 +121,18 @@ def pipeline():
                 token.lemma_ = lemma(token.text)
             return doc
 
+        @Language.component("mindzero_sentences")
+        def set_sentences(doc):
+            # a sentence starts after ".", "!" or "?" (spaCy's sentencizer hangs a following "#"
+            # on the sentence before: "empty. #2: an apple.")
+            for i, token in enumerate(doc):
+                token.is_sent_start = i == 0 or doc[i - 1].text in (".", "!", "?", "...")
+            return doc
+
     nlp = spacy.blank("en")
     for sign in ("No.", "no.", "Nr.", "nr.", "Nos.", "nos."):  # "cabinet No. 3" does not end a sentence
         nlp.tokenizer.add_special_case(sign, [{"ORTH": sign}])
-    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("mindzero_sentences")
     nlp.add_pipe("mindzero_lemmas")
     lex = lexicon()
     matcher = PhraseMatcher(nlp.vocab, attr="LEMMA")

@@ -666,6 +666,9 @@ def _visits(sent: _Sentence, scene: Scene, story: Story, room: str | None) -> tu
             if nxt2 is not None and nxt2.kind == "places" and between <= OPEN_THE:
                 opening = True  # "opens (and closes) the X"
             elif group:
+                if {t.lower_ for t in toks[m.end : m.end + 6]} & {"each", "every", "all"}:
+                    # "the eighth, then the fourth, ... — opening and closing each one"
+                    group = sorted({j for j in range(len(story.visits), len(trial)) if trial[j].place} | set(group))
                 for j in group:
                     trial[j] = Visit(trial[j].room, trial[j].place, True, trial[j].closed)
             else:
@@ -845,9 +848,9 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
     acting = [o + s.tokens.start_char >= acts_from or _is_action(s, names) for (o, _), s in zip(spans, sentences)]
     actions, described = [], [replace(s, part="description") for s, a in zip(sentences, acting) if not a]
     for s in (s for s, a in zip(sentences, acting) if a):
-        act, room = _split_relative(s)
-        actions.append(replace(act, part="actions"))
-        described += [replace(room, part="description")] if room else []
+        acts, rooms = _split_action(s, names)
+        actions += [replace(a, part="actions") for a in acts]
+        described += [replace(r, part="description") for r in rooms]
     scene, unread1 = read_scene(described)
     story, unread2 = read_story(actions, scene, person or "the person", names)
     unread = sorted(unread1 + unread2, key=lambda u: u["line"])
@@ -863,6 +866,32 @@ HAVING = frozenset({"has", "have", "had", "contains", "contained", "holds", "hel
                     "is", "was", "houses", "housed", "includes", "included"})
 
 
+def _split_action(sent: _Sentence, names: set[str]) -> tuple[list[_Sentence], list[_Sentence]]:
+    """(actions, descriptions) in an action sentence: its ";" parts classified one by one ("Charles
+    was in the bathroom; it has a cabinet, which is empty."), and a room described in passing."""
+    toks, cuts = sent.tokens, [i for i, t in enumerate(sent.tokens) if t.text == ";"]
+    actions, described = [], []
+    for lo, hi in zip([0, *(c + 1 for c in cuts)], [*cuts, len(toks)]):
+        part = _slice(sent, lo, hi)
+        if not part.tokens.text.strip():
+            continue
+        if part is not sent and not _is_action(part, names):
+            described.append(part)
+            continue
+        act, room = _split_relative(part)
+        actions.append(act)
+        described += [room] if room else []
+    return actions, described
+
+
+def _slice(sent: _Sentence, lo: int, hi: int) -> _Sentence:
+    """Tokens ``lo:hi`` of a sentence with the mentions inside them (the sentence itself if whole)."""
+    if lo == 0 and hi == len(sent.tokens):
+        return sent
+    found = [replace(m, start=m.start - lo, end=m.end - lo) for m in sent.found if lo <= m.start and m.end <= hi]
+    return _Sentence(sent.tokens[lo:hi], found, sent.line, sent.part)
+
+
 def _split_relative(sent: _Sentence) -> tuple[_Sentence, _Sentence | None]:
     """An action sentence that also describes a room ("She went to the kitchen, which has a fridge
     and a stove.") as (the action, the description from the room on), else (the sentence, None)."""
@@ -872,9 +901,7 @@ def _split_relative(sent: _Sentence) -> tuple[_Sentence, _Sentence | None]:
         relative = k + 2 < len(toks) and toks[k].text == "," and toks[k + 1].lower_ in ("which", "where")
         if relative and toks[k + 2].lower_ in HAVING | {"there", "there's"}:
             if any(m.kind in ("places", "obj") and m.start > k for m in sent.found):
-                act = _Sentence(toks[:k], [m for m in sent.found if m.end <= k], sent.line, sent.part)
-                shifted = [replace(m, start=m.start - r.start, end=m.end - r.start) for m in sent.found if m.start >= r.start]
-                return act, _Sentence(toks[r.start :], shifted, sent.line, sent.part)
+                return _slice(sent, 0, k), _slice(sent, r.start, len(toks))
     return sent, None
 
 
