@@ -19,7 +19,7 @@ from mindzero.envs.gridworld.episodes import generate_episodes, rollout_alone
 from mindzero.envs.gridworld.helper import HelperPlanner
 from mindzero.envs.gridworld.human import HumanModel, _goal_table
 from mindzero.envs.gridworld.world import Observation, goal_achieved, step
-from mindzero.inference.gridworld import ExactGoalInference, replay_posterior
+from mindzero.domains.gridworld.reasoners import ExactGoalInference, replay_posterior
 
 #: The evaluation human (ε = 0.15): simulator and exact inference share it.
 HUMAN = HumanParams()

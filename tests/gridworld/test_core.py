@@ -7,11 +7,11 @@ import pytest
 
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
+from mindzero.domains.gridworld.reasoners import ExactGoalInference, replay_posterior
 from mindzero.envs.gridworld.episodes import Episode, generate_episode, generate_episodes, rollout_alone
 from mindzero.envs.gridworld.human import HumanModel
 from mindzero.envs.gridworld.layout import GridObject, generate_layout, parse_layout
 from mindzero.envs.gridworld.world import Action, Observation, WorldState, goal_achieved, goal_pairs, step
-from mindzero.inference.gridworld import ExactGoalInference, replay_posterior
 
 LAYOUT_TEXT = """\
 .....

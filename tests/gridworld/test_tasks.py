@@ -22,11 +22,11 @@ from mindzero.domains.gridworld.qa import (
     build_split,
     replay,
 )
+from mindzero.domains.gridworld.reasoners import ExactGoalInference, role_joint
 from mindzero.domains.gridworld.ssrl import goal_logliks
 from mindzero.envs.gridworld.episodes import generate_episode, rollout_alone
 from mindzero.envs.gridworld.human import HumanModel
 from mindzero.envs.gridworld.world import ACTION_NAMES, Observation
-from mindzero.inference.gridworld import ExactGoalInference, role_joint
 from mindzero.tasks.assist import AssistSettings, run_assist, run_episode, share_of
 from mindzero.tasks.qa import evaluate_qa
 

@@ -123,8 +123,8 @@ def test_threshold_is_the_best_cut_on_validation_stories_and_ties_go_nearest_hal
 
 
 def test_step_accuracy_by_kind_of_trace() -> None:
-    from mindzero.commands.stories import step_accuracy_table
     from mindzero.pbm.model import step_accuracy
+    from mindzero.report.tables import step_accuracy_table
 
     rows = [
         {"id": "a", "question_order": 1, "source": "gold", "labels": [True, True]},

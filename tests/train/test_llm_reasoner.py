@@ -12,11 +12,11 @@ from mindzero.core.errors import UserError
 from mindzero.core.posterior import Posterior
 from mindzero.domains import get_domain
 from mindzero.domains.gridworld.hypotheses import format_goal_particles
+from mindzero.domains.gridworld.reasoners import OracleReasoner, UniformReasoner
 from mindzero.domains.gridworld.ssrl import object_names
 from mindzero.envs.gridworld.episodes import generate_episodes
 from mindzero.envs.gridworld.human import HumanModel
 from mindzero.envs.gridworld.world import Action, Observation, goal_pairs, step
-from mindzero.inference.gridworld import OracleReasoner, UniformReasoner
 from mindzero.inference.llm import DecisionStats, LLMQAAnswerer, LLMReasoner, LLMSettings
 from mindzero.llm.base import Usage
 from mindzero.tasks.assist import AssistSettings, kl_to_exact, run_episode
