@@ -836,7 +836,9 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
     _check_english(text)
     spans, embedded, person, acts_from = _layout(text)
     context = _context(" ".join([text, *questions]))
-    names = set().union(*map(_question_names, [embedded, *questions])) | ({person.lower()} if person else set())
+    story = text[: len(text) - len(embedded)]
+    names = set().union(*(_question_names(q, story) for q in [embedded, *questions]))
+    names |= {person.lower()} if person else set()
     sentences = [_sentence(offset, span, text, "", context) for offset, span in spans]
     if not person and not names:
         person = _first_name(sentences)
@@ -911,7 +913,11 @@ def _first_name(sentences: list[_Sentence]) -> str | None:
     verbs = set(lexicon().verbs["start"]) | WALKS
     for s in sentences:
         first, second = s.tokens[0], s.tokens[1] if len(s.tokens) > 1 else s.tokens[0]
-        if first.is_title and first.lemma_ not in lexicon().known and (second.lemma_ in verbs or second.text == ":"):
+        if not first.is_title or first.lemma_ in lexicon().known:
+            continue
+        # "Maria is ...", or a heading "Sarah: bedroom -> kitchen" (a room and a walk, not "Contents: ...")
+        walks = any(t.lemma_ in verbs or t.text in ("->", ">", "→") for t in s.tokens)
+        if second.lemma_ in verbs or (second.text == ":" and walks and any(m.kind == "room" for m in s.found)):
             return first.text
     return None
 
@@ -929,10 +935,16 @@ def _check_english(text: str) -> None:
         )
 
 
-def _question_names(question: str) -> set[str]:
-    """Capitalised words of the question that the lexicon does not know: the person's name."""
+def _question_names(question: str, story: str = "") -> set[str]:
+    """The person's name in a question: capitalised words the lexicon does not know, or (for a
+    story typed in lower case) unknown words that the story uses too ("is daniel looking for ...")."""
     nlp, _ = pipeline()
-    return {t.lower_ for t in nlp(question) if t.is_title and t.lemma_ not in lexicon().known and not t.is_sent_start}
+    told = {w.lower() for w in re.findall(r"[A-Za-z]+", story)}
+    return {
+        t.lower_
+        for t in nlp(question)
+        if t.is_alpha and unknown(t, set()) and ((t.is_title and not t.is_sent_start) or t.lower_ in told)
+    }
 
 
 #: The longest story the reader takes (characters): MMToM stories are 1–3 thousand.
