@@ -130,7 +130,7 @@ def pipeline():
             return doc
 
     nlp = spacy.blank("en")
-    for sign in ("No.", "no.", "Nr.", "nr.", "Nos.", "nos."):  # "cabinet No. 3" does not end a sentence
+    for sign in ("No.", "no.", "Nr.", "nr.", "Nos.", "nos.", "w/"):  # "cabinet No. 3" does not end a sentence
         nlp.tokenizer.add_special_case(sign, [{"ORTH": sign}])
     nlp.add_pipe("mindzero_sentences")
     nlp.add_pipe("mindzero_lemmas")

@@ -489,7 +489,7 @@ def _give(places: list[str], objects: list[Mention], words: set[str], tied: bool
 
 
 #: Words after a place that tie the objects after them to that place alone.
-TIES = frozenset({"with", "which", "where", "containing", "housing", "holding", "filled", "stocked", "topped",
+TIES = frozenset({"with", "w/", "which", "where", "containing", "housing", "holding", "filled", "stocked", "topped",
                   "adorned", "laden", "storing", "featuring", "displaying", "bearing", "carrying", "that", "whose"})
 
 
