@@ -162,6 +162,7 @@ class Mention:
     places: list[tuple[str, int | None, bool]] = field(default_factory=list)
     numbered: bool = False  # "four cabinets": a count of places, not one place
     candidates: tuple[str, ...] = ()  # the classes an ambiguous object word may name
+    bare: bool = False  # an ordinal without its noun ("the second one"): the furniture before it
     text: str = ""  # the words as written
 
 
@@ -248,7 +249,7 @@ def _back_references(doc, found: list[Mention]) -> list[Mention]:
     out: list[Mention] = []
     for m in found:
         earlier = [p for p in out if p.kind == "places"]
-        if m.kind == "places" and m.name == "cabinet" and m.places and earlier and _bare(doc, m):
+        if m.kind == "places" and m.bare and earlier:
             kind = earlier[-1].name
             if kind != "cabinet":
                 m = Mention("places", m.start, m.end, name=kind, places=[(kind, None, False)])
@@ -262,11 +263,6 @@ def _back_references(doc, found: list[Mention]) -> list[Mention]:
                 if len(ref.places) == 1:
                     out.append(Mention("places", i, i + 1, name=ref.name, places=list(ref.places)))
     return sorted(out, key=lambda m: m.start)
-
-
-def _bare(doc, m: Mention) -> bool:
-    """Whether a cabinet mention is a bare ordinal ("the second one"), the word cabinet unsaid."""
-    return not any(t.lemma_ in ("cabinet", "cupboard") for t in doc[m.start : m.end])
 
 
 def _furniture(doc, start: int, end: int, kind: str) -> Mention:
@@ -286,6 +282,10 @@ def _furniture(doc, start: int, end: int, kind: str) -> Mention:
         return Mention("places", start, j + 1, name=kind, places=[(kind, _count(doc[j]), False)])
     if end < len(doc) and _ordinal(doc[end]) is not None:
         return Mention("places", start, end + 1, name=kind, places=[(kind, _ordinal(doc[end]), False)])
+    if j == end and end < len(doc) and doc[end].lower_ in lexicon().numbers and doc[end].lower_ not in ("a", "an"):
+        return Mention("places", start, end + 1, name=kind, places=[(kind, _count(doc[end]), False)])  # "cabinet one"
+    if row := _end_of_row(doc, end):
+        return Mention("places", start, row[1], name=kind, places=[(kind, row[0], False)])
     if start >= 1 and _count(doc[start - 1]) is not None:
         n = _count(doc[start - 1])
         return Mention("places", start - 1, end, name=kind, count=n, places=[(kind, None, False)], numbered=True)
@@ -301,7 +301,9 @@ def _bare_ordinals(doc, found: list[Mention]) -> list[Mention]:
     furniture = {m.start for m in found if m.kind == "places"}  # "the first kitchen table" is no cabinet
     out, i = [], 0
     while i < len(doc):
-        if i not in taken and _ordinal(doc[i]) is not None and i >= 1 and doc[i - 1].lower_ == "the":
+        after_the = i >= 1 and doc[i - 1].lower_ == "the"
+        after_one = i >= 2 and doc[i - 1].lower_ == "one" and doc[i - 2].lower_ == "the"  # "the one second from ..."
+        if i not in taken and _ordinal(doc[i]) is not None and (after_the or after_one):
             j = i
             while j + 1 < len(doc) and (_ordinal(doc[j + 1]) is not None or doc[j + 1].lower_ in {",", "and"}):
                 j += 1
@@ -311,11 +313,31 @@ def _bare_ordinals(doc, found: list[Mention]) -> list[Mention]:
             if nxt != "time" and not taken & set(range(i, j + 1)) and j + 1 not in furniture:
                 values = [_ordinal(t) for t in doc[i : j + 1] if _ordinal(t) is not None]
                 end = j + 2 if nxt == "one" else j + 1
-                out.append(Mention("places", i, end, name="cabinet", places=[("cabinet", v, False) for v in values]))
+                places = [("cabinet", v, False) for v in values]
+                out.append(Mention("places", i - after_one, end, name="cabinet", places=places, bare=True))
                 i = end
                 continue
         i += 1
     return out
+
+
+#: "the cabinet furthest to the left", "the one on the far right": the first or the last.
+END_WORDS = frozenset({"furthest", "farthest", "far", "very"})
+
+
+def _end_of_row(doc, k: int) -> tuple[int, int] | None:
+    """(index, end) of "furthest to the left" / "on the far right" starting at token ``k``: 1 for
+    the left end, -1 (the last) for the right end."""
+    words = []
+    j = k
+    while j < len(doc) and j < k + 5 and doc[j].lower_ in END_WORDS | {"to", "on", "at", "the", "left", "right"}:
+        words.append(doc[j].lower_)
+        j += 1
+        if words[-1] in ("left", "right"):
+            break
+    if not words or words[-1] not in ("left", "right") or not set(words) & END_WORDS:
+        return None
+    return (1 if words[-1] == "left" else -1), j
 
 
 #: Tokens before an entry of a list of cabinets ("Cupboards: 1st empty; 2nd a plate", "(3rd)").

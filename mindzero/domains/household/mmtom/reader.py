@@ -89,6 +89,8 @@ class Place:
 def place_id(room: str, kind: str, index: int | None = None) -> str:
     """``room/kind`` or ``room/kind/index``; a "cabinet" in the kitchen or bathroom is theirs."""
     kind = {"kitchen": "kitchencabinet", "bathroom": "bathroomcabinet"}.get(room, kind) if kind == "cabinet" else kind
+    room = "bathroom" if kind == "bathroomcabinet" else room  # "... ; bathroom cabinet – empty" wherever it is said
+    index = index if kind == "kitchencabinet" else None  # only kitchen cabinets are numbered
     return f"{room}/{kind}" if index is None else f"{room}/{kind}/{index}"
 
 
@@ -102,7 +104,7 @@ class Scene:
 
     def add_place(self, room: str, kind: str, index: int | None = None) -> str:
         pid = place_id(room, kind, index)
-        kind = pid.split("/")[1]
+        room, kind = pid.split("/")[:2]
         if pid not in self.places:
             self.places[pid] = Place(pid, room, kind)
             self.objects[pid] = Counter()
