@@ -5,7 +5,9 @@ with coverage on the original questions and on our robustness sets.
 
 Targets (issue 43): reading ≤ 20 ms per MMToM story (parser loaded once); original 600 ≥ 0.98;
 reworded set ≥ 0.95 with coverage ≥ 0.98; answer-changing set ≥ 0.95. Accuracy credits a k-way
-tie 1/k and an unreadable question 0; coverage is answered / asked.
+tie 1/k and an unreadable question 0; coverage is answered / asked. For rewrites of a benchmark
+question, "same state" is the share whose reading (places and their objects, start and visits,
+query) equals the reading of the source question: a right answer from a wrong reading is luck.
 """
 
 from __future__ import annotations
@@ -54,23 +56,47 @@ def accuracy(rows: list[dict]) -> dict:
     return totals.metrics()
 
 
+def same_state(rows: list[dict], sources: list[dict]) -> float | None:
+    """Share of rewrites (rows with a ``source``) read into the same state as their source."""
+    from mindzero.core.errors import UserError
+    from mindzero.domains.household.mmtom.reader import read_question
+
+    def state(text: str) -> tuple:
+        j = read_question(text).to_json()
+        j["story"].pop("person")
+        return j["scene"]["places"], j["story"], j["query"]
+
+    if not rows or "source" not in rows[0] or "edit" in rows[0]:  # edits change the state on purpose
+        return None
+    same = 0
+    for row in rows:
+        try:
+            same += state(row["question"]) == state(sources[row["source"]]["question"])
+        except UserError:
+            pass
+    return same / len(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mmtom", default="../shared/data/mmtom_qa/questions.jsonl", help="MMToM-QA questions")
     args = parser.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     sets = {"MMToM-QA original": Path(args.mmtom), "reworded (a)": DATA / "reworded.jsonl",
-            "answer-changing (b)": DATA / "answer_changing.jsonl"}
+            "answer-changing (b)": DATA / "answer_changing.jsonl", "held-out free": DATA / "heldout_free.jsonl",
+            "held-out 2": DATA / "heldout2.jsonl", "held-out 3": DATA / "heldout3.jsonl",
+            "held-out 4": DATA / "heldout4.jsonl"}
     rows = {name: [json.loads(line) for line in path.read_text().splitlines()] for name, path in sets.items()}
     print(f"parser load: {load_time():.2f} s")
     times = read_times([r["question"] for r in rows["MMToM-QA original"]])
     print(f"reading, {len(times)} MMToM stories: median {1e3 * np.median(times):.1f} ms, "
           f"p95 {1e3 * np.percentile(times, 95):.1f} ms, max {1e3 * times.max():.1f} ms per story (target ≤ 20 ms)")
-    print(f"{'set':22} {'n':>4} {'accuracy':>9} {'coverage':>9} {'ties':>5} {'unread sent.':>13}")
+    print(f"{'set':22} {'n':>4} {'accuracy':>9} {'coverage':>9} {'ties':>5} {'unread sent.':>13} {'same state':>11}")
     for name, data in rows.items():
-        m = accuracy(data)
+        m, agree = accuracy(data), same_state(data, rows["MMToM-QA original"])
+        shown = "-" if agree is None else f"{agree:.3f}"
         print(f"{name:22} {m['n']:>4} {m['accuracy']:>9.3f} {m['coverage']:>9.3f} {m['ties']:>5} "
-              f"{m['unread_sentences']:>13}")
+              f"{m['unread_sentences']:>13} {shown:>11}")
 
 
 if __name__ == "__main__":
