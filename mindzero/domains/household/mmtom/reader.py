@@ -417,6 +417,8 @@ def _assign(
         orphans: list[Mention] = []
         for a, b in zip([lo, *cuts], [*cuts, hi]):
             found = [m for m in clause if a <= m.start < b]
+            # "one in the bedroom with a book, one in the living room with ...": each piece in its room
+            room = next((m.name for m in sent.found if a <= m.start < b and m.kind == "room"), room)
             if not found:
                 continue
             relative = {t.lower_ for t in toks[a : found[0].start]} & {"which", "latter"}
@@ -621,6 +623,8 @@ def _visits(sent: _Sentence, scene: Scene, story: Story, room: str | None) -> tu
                 continue  # "walks from the kitchen to ...": where they already are
             if i and found[i - 1].kind == "places" and _qualifies(toks, found[i - 1], m):
                 continue  # "the first cabinet in the kitchen": which cabinet, not a walk
+            if i + 1 < len(found) and found[i + 1].kind == "places" and found[i + 1].start == m.end:
+                continue  # "the bedroom cabinet": which cabinet
             cur = m.name
             trial.append(Visit(cur))
             group, opening, repeating = [], False, False
