@@ -64,7 +64,7 @@ def main() -> None:
     args = parser.parse_args()
 
     config = resolve_config(SSRLConfig(preset="cpu-tiny", task=args.task, max_completion_length=args.max_new_tokens))
-    rows = training_rows(config)
+    rows = training_rows(config, get_domain(config.domain).tasks[config.task])
     pick = np.random.default_rng(args.seed).choice(len(rows), size=min(args.prompts, len(rows)), replace=False)
     rows = [rows[i] for i in pick]
     tokenizer, model = load_tokenizer(args.model, padding_side="left"), AutoModelForCausalLM.from_pretrained(args.model)

@@ -85,6 +85,19 @@ class TrainConfig:
     data_seed: int = field(default=0, metadata={"help": "seed of the generated training data", "ge": 0})
 
 
+def domain_task(domain_name: str, task_name: str, prompt_style: str) -> tuple[Any, Any]:
+    """(domain, task) of a trainer's options, checked once: the task exists in the domain and the
+    prompt style is one of the domain's."""
+    from mindzero.domains import get_domain
+
+    domain = get_domain(domain_name)
+    if task_name not in domain.tasks:
+        raise UserError(f"unknown task {task_name!r} of domain {domain_name}; choose from {', '.join(domain.tasks)}")
+    if prompt_style not in domain.prompt_styles:
+        raise UserError(f"unknown prompt style {prompt_style!r}; use one of {', '.join(domain.prompt_styles)}")
+    return domain, domain.tasks[task_name]
+
+
 def require(module: str, extra: str) -> Any:
     """Import an optional dependency, or fail with the install command of the extra that has it."""
     try:

@@ -28,7 +28,6 @@ import numpy as np
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.results import atomic_write_text, write_jsonl
-from mindzero.domains import get_domain
 from mindzero.domains.base import SSRLTask, TrainData
 from mindzero.llm import TransformersBackend
 from mindzero.llm.models import resolve_model
@@ -38,6 +37,7 @@ from mindzero.train.base import (
     ScratchSpec,
     TrainConfig,
     build_scratch,
+    domain_task,
     load_tokenizer,
     require,
     resume_checkpoint,
@@ -93,14 +93,7 @@ class FormatSFTConfig(TrainConfig):
 
 
 def format_task(config: FormatSFTConfig) -> SSRLTask:
-    domain = get_domain(config.domain)
-    if config.task not in domain.tasks:
-        raise UserError(
-            f"unknown task {config.task!r} of domain {config.domain}; choose from {', '.join(domain.tasks)}"
-        )
-    if config.prompt_style not in domain.prompt_styles:
-        raise UserError(f"unknown prompt style {config.prompt_style!r}; use one of {', '.join(domain.prompt_styles)}")
-    return domain.tasks[config.task]
+    return domain_task(config.domain, config.task, config.prompt_style)[1]
 
 
 def format_rows(config: FormatSFTConfig, episodes: int | None = None, data_seed: int | None = None) -> list[dict]:

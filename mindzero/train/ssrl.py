@@ -46,8 +46,7 @@ from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.parsing import ParseCounter
 from mindzero.core.reward import RewardConfig
-from mindzero.domains import get_domain
-from mindzero.domains.base import TrainData
+from mindzero.domains.base import Domain, SSRLTask, TrainData
 from mindzero.domains.reward import SSRLReward, earns_bonus
 from mindzero.inference.llm import ANSWER_MODES
 from mindzero.llm import TransformersBackend
@@ -59,6 +58,7 @@ from mindzero.train.base import (
     TrainConfig,
     append_jsonl,
     checkpoint_step,
+    domain_task,
     jsonl_log,
     load_tokenizer,
     read_log,
@@ -297,14 +297,9 @@ def resolve_config(config: SSRLConfig) -> SSRLConfig:
     config = apply_preset(config, PRESETS)
     validate(config)  # the preset's values too
     check_scratch(config.copy_warmup_steps, config.model)
-    tasks = get_domain(config.domain).tasks
-    if config.task not in tasks:
-        raise UserError(f"unknown task {config.task!r} of domain {config.domain}; choose from {', '.join(tasks)}")
+    _, task = domain_task(config.domain, config.task, config.prompt_style)
     if config.max_completion_length is None:
-        config = replace(config, max_completion_length=tasks[config.task].completion_tokens)
-    styles = get_domain(config.domain).prompt_styles
-    if config.prompt_style not in styles:
-        raise UserError(f"unknown prompt style {config.prompt_style!r}; use one of {', '.join(styles)}")
+        config = replace(config, max_completion_length=task.completion_tokens)
     if config.model == SCRATCH and not config.format_steps:
         raise UserError("--model scratch needs --format-steps > 0: a random model writes no answer GRPO can rank")
     if config.data is not None and not Path(config.data).is_file():
@@ -331,9 +326,9 @@ def training_data(config: SSRLConfig) -> TrainData:
     )
 
 
-def training_rows(config: SSRLConfig) -> list[dict]:
+def training_rows(config: SSRLConfig, task: SSRLTask) -> list[dict]:
     """Chat-formatted rows with the columns the task's reward reads (no goal labels used)."""
-    rows = get_domain(config.domain).tasks[config.task].rows(training_data(config))
+    rows = task.rows(training_data(config))
     for row in rows:
         row["prompt"] = [{"role": "user", "content": row["prompt"]}]
     return rows
@@ -604,15 +599,13 @@ def format_warm_start(config: SSRLConfig) -> Path:
     return folder / "final"
 
 
-def curve_callbacks(config: SSRLConfig, out: Path, checkpoint: Path | None) -> list:
+def curve_callbacks(config: SSRLConfig, domain: Domain, task: SSRLTask, out: Path, checkpoint: Path | None) -> list:
     """The held-out learning curve (:mod:`mindzero.tasks.curves`) every ``eval_every`` steps and
     before the first, appended to ``OUT/curves.jsonl`` (trimmed like the log on resume)."""
     if not config.eval_every:
         return []
     from transformers import TrainerCallback
 
-    domain = get_domain(config.domain)
-    task = domain.tasks[config.task]
     path = out / "curves.jsonl"
     trim_log(path, checkpoint_step(checkpoint))
     if task.kind == "qa":
@@ -663,6 +656,7 @@ def curve_callbacks(config: SSRLConfig, out: Path, checkpoint: Path | None) -> l
 def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     """Run GRPO; returns a summary (steps, seconds, final model folder, last logged statistics)."""
     config = resolve_config(config)
+    domain, task = domain_task(config.domain, config.task, config.prompt_style)  # resolved once, passed down
     out = Path(config.out)
     checkpoint = resume_checkpoint(out, config.resume)
     if config.use_vllm:
@@ -676,7 +670,7 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     from trl import GRPOTrainer
 
     out.mkdir(parents=True, exist_ok=True)
-    rows = training_rows(config)
+    rows = training_rows(config, task)
     if not rows:
         raise UserError("no training rows; raise --train-episodes")
     if scratch:
@@ -690,7 +684,6 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
         peft_config = LoraConfig(
             r=config.lora_r, lora_alpha=config.lora_alpha, task_type="CAUSAL_LM", target_modules="all-linear"
         )
-    task = get_domain(config.domain).tasks[config.task]
     name = f"ssrl_{config.domain}_{config.task}"
     surprise = PolicySurprise() if config.policy_entropy else None
     reward = TrackedReward(
@@ -709,7 +702,7 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
         args=grpo_args(config, out),
         train_dataset=datasets.Dataset.from_list(rows),
         processing_class=tokenizer,
-        callbacks=[jsonl_log(log_path, _step_row(reward, started)), *curve_callbacks(config, out, checkpoint)],
+        callbacks=[jsonl_log(log_path, _step_row(reward, started)), *curve_callbacks(config, domain, task, out, checkpoint)],
         peft_config=peft_config,
     )
     if surprise is not None:

@@ -10,7 +10,12 @@ import pytest
 
 import mindzero.domains.gridworld.ssrl as gridworld_ssrl
 from mindzero.train.format_sft import FormatSFTConfig, format_rows
+from mindzero.domains import get_domain
 from mindzero.train.ssrl import SSRLConfig, resolve_config, training_rows
+
+
+def rows_of(config: SSRLConfig) -> list[dict]:
+    return training_rows(config, get_domain(config.domain).tasks[config.task])
 
 
 def _bytes(rows: list[dict]) -> bytes:
@@ -30,12 +35,12 @@ def test_assist_batches_ignore_the_true_goal(monkeypatch, style) -> None:
     generated = original(gridworld_ssrl.TrainData(episodes=6, seed=0, every=3, n_particles=8, prompt_style=style))
     assert len({tuple(r["goal"]) for r in generated}) > 1  # there are labels to permute
     fmt = FormatSFTConfig(train_episodes=6, every=3, n_particles=8, prompt_style=style)
-    baseline, fmt_baseline = _bytes(training_rows(config)), _bytes(format_rows(fmt))
+    baseline, fmt_baseline = _bytes(rows_of(config)), _bytes(format_rows(fmt))
     monkeypatch.setattr(gridworld_ssrl, "assist_rows", lambda data, *a, **k: _permute(original(data), ("goal",), 1))
-    assert _bytes(training_rows(config)) == baseline
+    assert _bytes(rows_of(config)) == baseline
     assert _bytes(format_rows(fmt)) == fmt_baseline  # the format warm start's random targets too
     monkeypatch.setattr(gridworld_ssrl, "assist_rows", original)
-    assert "goal" not in training_rows(config)[0]
+    assert "goal" not in rows_of(config)[0]
 
 
 def test_qa_batches_ignore_answers_and_goals(monkeypatch) -> None:
@@ -43,12 +48,12 @@ def test_qa_batches_ignore_answers_and_goals(monkeypatch) -> None:
     original = gridworld_ssrl.build_split
     rows = original("train", 8, 0, progress=False)
     assert {r["answer"] for r in rows} == {"a", "b"}
-    baseline = _bytes(training_rows(config))
+    baseline = _bytes(rows_of(config))
     monkeypatch.setattr(
         gridworld_ssrl,
         "build_split",
         lambda *a, **k: _permute(original(*a, **k), ("answer", "goal", "choices", "episode_id"), 2),
     )
-    assert _bytes(training_rows(config)) == baseline
-    leaked = {"answer", "goal", "choices"} & set(training_rows(config)[0])
+    assert _bytes(rows_of(config)) == baseline
+    leaked = {"answer", "goal", "choices"} & set(rows_of(config)[0])
     assert not leaked
