@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from mindzero.core.errors import UserError
+from mindzero.domains import get_domain
 from mindzero.core.results import atomic_write_text
 from mindzero.llm.tiny import build_scratch_model
 
@@ -88,8 +89,6 @@ class TrainConfig:
 def domain_task(domain_name: str, task_name: str, prompt_style: str) -> tuple[Any, Any]:
     """(domain, task) of a trainer's options, checked once: the task exists in the domain and the
     prompt style is one of the domain's."""
-    from mindzero.domains import get_domain
-
     domain = get_domain(domain_name)
     if task_name not in domain.tasks:
         raise UserError(f"unknown task {task_name!r} of domain {domain_name}; choose from {', '.join(domain.tasks)}")
