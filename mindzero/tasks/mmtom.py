@@ -118,14 +118,16 @@ def mmtom_samples(
         sample = _identity(row)
         if reasoner == "random":
             choice = "ab"[int(rng.integers(2))]
-            sample |= {"prediction": choice, "correct": choice == row["answer"], "posterior": {"option_probs": [0.5, 0.5]}}
+            coin = {"option_probs": [0.5, 0.5]}
+            sample |= {"prediction": choice, "correct": choice == row["answer"], "posterior": coin}
         elif reading is None:
             sample |= {"prediction": "unreadable", "correct": False, "credit": 0.0, "posterior": None}
         else:
             posterior = answer(reading, model)
             choice, tied = decide(posterior["option_probs"], "abcde")
             credit = float(row["answer"] in tied) / len(tied)
-            sample |= {"prediction": choice, "correct": choice == row["answer"], "credit": credit, "posterior": posterior}
+            sample |= {"prediction": choice, "correct": choice == row["answer"], "credit": credit}
+            sample["posterior"] = posterior
         sample |= fields
         totals.add(sample)
         totals.read(sample)

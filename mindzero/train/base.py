@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from mindzero.core.errors import UserError
-from mindzero.domains import get_domain
 from mindzero.core.results import atomic_write_text
+from mindzero.domains import get_domain
 from mindzero.llm.tiny import build_scratch_model
 
 #: ``--model`` value that starts from a randomly initialised model (:class:`ScratchSpec`) with a

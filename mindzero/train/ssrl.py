@@ -702,7 +702,10 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
         args=grpo_args(config, out),
         train_dataset=datasets.Dataset.from_list(rows),
         processing_class=tokenizer,
-        callbacks=[jsonl_log(log_path, _step_row(reward, started)), *curve_callbacks(config, domain, task, out, checkpoint)],
+        callbacks=[
+            jsonl_log(log_path, _step_row(reward, started)),
+            *curve_callbacks(config, domain, task, out, checkpoint),
+        ],
         peft_config=peft_config,
     )
     if surprise is not None:

@@ -214,7 +214,8 @@ def test_ties_are_reported_as_ties_with_half_credit() -> None:
 
 def test_strict_turns_an_unread_sentence_into_a_one_line_error() -> None:
     odd = DESCRIPTION + "A cat purrs on the bookshelf. \n" + ACTIONS + belief_q("plate", "fridge")
-    with pytest.raises(UserError, match=r"line 6: cannot read 'A cat purrs on the bookshelf\.' \(unknown words: cat, purrs"):
+    expected = r"line 6: cannot read 'A cat purrs on the bookshelf\.' \(unknown words: cat, purrs"
+    with pytest.raises(UserError, match=expected):
         read_question(odd, strict=True)
     assert read_question(odd).unread
 

@@ -60,7 +60,8 @@ def test_start_room_verbs(start: str) -> None:
 )
 @pytest.mark.parametrize(
     ("open_close", "opened"),
-    [("opens it and closes it", True), ("pulls it open, then shuts it", True), ("swings it open and pushes it shut", True),
+    [("opens it and closes it", True), ("pulls it open, then shuts it", True),
+     ("swings it open and pushes it shut", True),
      ("is about to open it", False), ("is getting ready to open it", False)],
 )
 def test_walk_open_and_close_verbs(walk: str, open_close: str, opened: bool) -> None:
@@ -101,11 +102,13 @@ def test_irrelevant_sentences_are_reported_but_do_not_block() -> None:
     ("question", "inside_option"),
     [
         ("If Sam has been trying to get a bowl, which one of the following statements is more likely to be true? "
-         "(a) Sam thinks that the bowl is inside the fridge. (b) Sam thinks that the bowl is not inside the fridge.", 0),
+         "(a) Sam thinks that the bowl is inside the fridge. "
+         "(b) Sam thinks that the bowl is not inside the fridge.", 0),
         ("Suppose Sam wants a bowl. Which is more likely: (a) he thinks it is not in the fridge, "
          "or (b) he thinks the bowl is in the fridge?", 1),
         ("Does Sam think the bowl is in the refrigerator? A) yes B) no", 0),
-        ("Is it more likely that a) Sam believes there is no bowl in the fridge or b) Sam believes a bowl is in the fridge?", 1),
+        ("Is it more likely that a) Sam believes there is no bowl in the fridge "
+         "or b) Sam believes a bowl is in the fridge?", 1),
     ],
 )
 def test_belief_questions_phrased_in_other_ways(question: str, inside_option: int) -> None:

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import mindzero.domains.gridworld.ssrl as gridworld_ssrl
-from mindzero.train.format_sft import FormatSFTConfig, format_rows
 from mindzero.domains import get_domain
+from mindzero.train.format_sft import FormatSFTConfig, format_rows
 from mindzero.train.ssrl import SSRLConfig, resolve_config, training_rows
 
 

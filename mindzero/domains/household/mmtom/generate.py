@@ -16,8 +16,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from mindzero.domains.household.mmtom.model import MMToMModel, answer, belief_prior, choice_weights
 from mindzero.domains.household.mmtom.lexicon import display_name, lexicon
+from mindzero.domains.household.mmtom.model import MMToMModel, answer, belief_prior, choice_weights
 from mindzero.domains.household.mmtom.reader import Query, Reading, Scene, Story, Visit
 from mindzero.envs.household.apartment import bundled_apartment
 

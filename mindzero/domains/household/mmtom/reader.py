@@ -169,7 +169,8 @@ class Reading:
         sentences that name an object class or a furniture kind the question is about."""
         q = self.query
         if q.open_choice:  # "what is she trying to get?": any object the description names may be it
-            return [u for u in self.unread if u["acts"] and (u["part"] == "actions" or set(u["names"]) & lexicon().classes)]
+            objects = lexicon().classes
+            return [u for u in self.unread if u["acts"] and (u["part"] == "actions" or set(u["names"]) & objects)]
         about = {q.goal, *(q.options or ()), *(q.given[:1] if q.given else ())} - {None}
         for pid in (q.place, q.given[1] if q.given else None):
             if pid is not None:
