@@ -93,20 +93,61 @@ class Slot:
     logged: bool = False
 
 
-async def body_json(request: Request) -> dict:
-    """The request's JSON object; 413/400 with a clear message otherwise."""
-    if int(request.headers.get("content-length") or 0) > MAX_BODY:
+#: Deepest nesting of brackets a request body may have (the API's objects are flat).
+MAX_DEPTH = 8
+
+
+async def body_json(request: Request, required: bool = True) -> dict:
+    """The request's JSON object, checked before parsing: size (413), a JSON content type (415),
+    not empty unless ``required`` is False, nesting depth (400); invalid JSON is a 400."""
+    try:
+        length = int(request.headers.get("content-length") or 0)
+    except ValueError:
+        raise ApiError(400, "content-length is not a number") from None
+    if length > MAX_BODY:
         raise ApiError(413, f"request body over {MAX_BODY} bytes")
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise ApiError(413, f"request body over {MAX_BODY} bytes")
+    if not raw.strip():
+        if required:
+            raise ApiError(400, "request body is empty; send a JSON object (Content-Type: application/json)")
+        return {}
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise ApiError(415, f"request body must be application/json, got {kind[:60] or 'no content type'}")
+    if depth(raw) > MAX_DEPTH:
+        raise ApiError(400, f"request body nests deeper than {MAX_DEPTH} levels")
     try:
-        value = json.loads(raw or b"{}")
+        value = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise ApiError(400, f"request body is not valid JSON ({err})") from None
+        raise ApiError(400, f"request body is not valid JSON ({str(err)[:120]})") from None
     if not isinstance(value, dict):
         raise ApiError(400, f"request body must be a JSON object, got {type(value).__name__}")
     return value
+
+
+def depth(raw: bytes) -> int:
+    """Deepest bracket nesting of a JSON text, outside strings (counted before parsing, so that a
+    body of 5,000 "[" costs a scan, not a recursion)."""
+    deepest = level = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # closing quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            level += 1
+            deepest = max(deepest, level)
+        elif byte in (0x5D, 0x7D):
+            level -= 1
+    return deepest
 
 
 def int_field(body: dict, name: str, low: int, high: int, default: int) -> int:

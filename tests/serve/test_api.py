@@ -116,7 +116,8 @@ def session(client_for):
 def test_bad_requests_get_a_clear_4xx(session, method, url, body, status, message) -> None:
     client, snap = session
     url = url.replace("ACT", f"/api/play/{snap['session']}/act")
-    kwargs = {"content": body} if isinstance(body, bytes) else {"json": body} if body is not None else {}
+    raw = {"content": body, "headers": {"content-type": "application/json"}}
+    kwargs = raw if isinstance(body, bytes) else {"json": body} if body is not None else {}
     response = client.request(method, url, **kwargs)
     assert response.status_code == status, response.text
     assert message in response.json()["error"]
@@ -136,9 +137,38 @@ JSON = st.recursive(
 def test_no_json_body_causes_a_server_error(session, body) -> None:
     client, snap = session
     for url in ("/api/play", f"/api/play/{snap['session']}/act"):
-        response = client.post(url, content=json.dumps(body))
+        response = client.post(url, content=json.dumps(body), headers=JSON_TYPE)
         assert response.status_code < 500, response.text
         assert response.status_code == 200 or response.json()["error"]
+
+
+JSON_TYPE = {"content-type": "application/json"}
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    raw=st.binary(max_size=300)
+    | st.text(alphabet="[]{}\"\\:,0123456789.-eE truefalsn", max_size=300).map(str.encode)
+    | st.integers(1, 6000).map(lambda n: b"[" * n),
+    kind=st.sampled_from(["application/json", "text/plain", "", "application/json; charset=utf-8"]),
+)
+def test_no_malformed_body_causes_a_server_error(session, raw: bytes, kind: str) -> None:
+    client, snap = session
+    headers = {"content-type": kind} if kind else {}
+    for url in ("/api/play", f"/api/play/{snap['session']}/act"):
+        response = client.post(url, content=raw, headers=headers)
+        assert response.status_code < 500, response.text
+        assert response.status_code == 200 or response.json()["error"]
+
+
+def test_bodies_are_checked_before_they_are_parsed(session) -> None:
+    client, _ = session
+    deep = client.post("/api/play", content=b"[" * 5000, headers=JSON_TYPE)
+    assert deep.status_code == 400 and "nests deeper" in deep.json()["error"]
+    assert client.post("/api/play", content=b"", headers=JSON_TYPE).status_code == 400
+    plain = client.post("/api/play", content=b"{}", headers={"content-type": "text/plain"})
+    assert plain.status_code == 415 and "application/json" in plain.json()["error"]
+    assert client.post("/api/play", content=b'{"seed": "[[[["}', headers=JSON_TYPE).status_code == 400
 
 
 @pytest.fixture
@@ -164,10 +194,10 @@ def study(client_for, tmp_path: Path):
 @given(body=JSON | st.dictionaries(st.just("participant"), JSON | st.text(max_size=80), max_size=1))
 def test_no_study_request_causes_a_server_error(study, body) -> None:
     client = study
-    response = client.post("/api/study", content=json.dumps(body))
+    response = client.post("/api/study", content=json.dumps(body), headers=JSON_TYPE)
     assert response.status_code < 500 and (response.status_code == 200 or response.json()["error"])
     if response.status_code == 200:
-        nxt = client.post(f"/api/study/{response.json()['session']}/next", content=json.dumps(body))
+        nxt = client.post(f"/api/study/{response.json()['session']}/next", content=json.dumps(body), headers=JSON_TYPE)
         assert nxt.status_code == 409 and "finish the current task" in nxt.json()["error"]
 
 

@@ -166,7 +166,7 @@ ACTION_TEXT = st.text(max_size=20) | st.builds(
 @given(action=ACTION_TEXT)
 def test_no_action_name_causes_a_server_error(session, action: str) -> None:
     client, snap = session
-    response = client.post(f"/api/play/{snap['session']}/act", content=json.dumps({"action": action}))
+    response = client.post(f"/api/play/{snap['session']}/act", json={"action": action})
     assert response.status_code in (200, 400, 409), response.text
     assert response.status_code == 200 or response.json()["error"]
 
