@@ -158,6 +158,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     config = config_from_args(ServeConfig, args)
+    if "runs" in vars(args) and config.runs is not None and not Path(config.runs).is_dir():
+        raise UserError(f"--runs {config.runs[:200]}: no such folder (the episode viewer reads assistance runs there)")
     app = create_app(serve_settings(config))
     # A player may think for a while between keys: keep their connection (uvicorn's default is 5 s).
     uvicorn_config = uvicorn.Config(app, host=config.host, port=config.port, log_level="warning", timeout_keep_alive=75)

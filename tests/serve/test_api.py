@@ -321,3 +321,10 @@ def test_an_action_exact_inference_cannot_explain_keeps_the_last_belief() -> Non
     assert play.posterior is before and "zero likelihood" in play.snapshot()["note"]
     play.act("stay")
     assert play.snapshot()["note"] is None and play.record()["helper_failures"] == 1
+
+
+def test_serve_refuses_a_missing_runs_folder(capsys) -> None:
+    from mindzero.cli import main
+
+    assert main(["serve", "--runs", "/nonexistent/runs"]) == 2
+    assert "no such folder" in capsys.readouterr().err
