@@ -42,7 +42,7 @@ from mindzero.tasks.mmtom import (
 class RunSettings:
     """How each Household episode is run (the generic assistance settings, Household's defaults)."""
 
-    max_steps: int = field(default=250, metadata={"help": "tick limit of an episode", "ge": 1})
+    max_steps: int = field(default=250, metadata={"help": "tick limit of an episode", "ge": 1, "le": 10_000})
     human: HumanParams = field(default_factory=lambda: HOUSEHOLD_HUMAN, metadata={"help": "the simulated human"})
     helper: HelperSettings = field(default_factory=HelperSettings, metadata={"help": "the helper"})
     calibrate: bool = field(
@@ -66,7 +66,7 @@ class AssistConfig(AssistLLMOptions, RunSettings):
     goal: str | None = field(
         default=None, metadata={"help": "fix every episode's goal, e.g. 'on(plate, kitchentable): 2'"}
     )
-    episodes: int = field(default=10, metadata={"help": "episodes per apartment", "ge": 1})
+    episodes: int = field(default=10, metadata={"help": "episodes per apartment", "ge": 1, "le": 10_000})
     episode_seed: int = field(default=0, metadata={"help": "seed of the first episode", "ge": 0})
     seeds: list[int] = field(default_factory=lambda: [10, 20, 30], metadata={"help": "agent seeds", "ge": 0})
     smc: SMCSettings = field(default_factory=SMCSettings, metadata={"help": "SMC inference"})
@@ -110,7 +110,7 @@ class AskConfig:
 class MMToMDataConfig:
     """``household mmtom-data``: how many generated questions, on which apartments."""
 
-    per_type: int = field(default=20, metadata={"help": "questions of each of the seven types", "ge": 1})
+    per_type: int = field(default=20, metadata={"help": "questions of each of the seven types", "ge": 1, "le": 10_000})
     split: str = field(default="test", metadata={"help": "bundled apartments to use", "choices": tuple(SPLITS)})
     seed: int = field(default=0, metadata={"help": "seed of objects' places, minds and walks", "ge": 0})
     margin: float = field(

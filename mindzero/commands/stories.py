@@ -77,7 +77,7 @@ class AskConfig:
 class GenerateConfig:
     """``stories generate``: Hi-ToM-style stories with per-line belief labels."""
 
-    n: int = field(metadata={"help": "number of stories (5 questions each, orders 0-4)", "ge": 1})
+    n: int = field(metadata={"help": "number of stories (5 questions each, orders 0-4)", "ge": 1, "le": 1_000_000})
     out: str = field(metadata={"help": "output folder (stories.jsonl, hf/, manifest.json)"})
     seed: int = field(default=0, metadata={"help": "generator seed", "ge": 0})
     lengths: list[int] = field(
@@ -103,7 +103,9 @@ class PBMDataConfig(EndpointOptions):
     """``stories pbm-data``: stepwise PBM rows, every step labelled by the checker."""
 
     out: str = field(metadata={"help": "output folder (stepwise.jsonl, hf/, manifest.json)"})
-    stories: int = field(default=100, metadata={"help": "generated stories (5 questions each)", "ge": 1})
+    stories: int = field(
+        default=100, metadata={"help": "generated stories (5 questions each)", "ge": 1, "le": 1_000_000}
+    )
     seed: int = field(default=0, metadata={"help": "story, corruption and sampling seed", "ge": 0})
     lengths: list[int] = field(
         default_factory=lambda: [1], metadata={"help": "chapters per story, cycled", "choices": LENGTHS}
@@ -141,7 +143,9 @@ class PBMEvalConfig:
     data: str | None = field(
         default=None, metadata={"help": "stepwise JSONL to evaluate (e.g. train pbm's OUT/heldout.jsonl)"}
     )
-    stories: int = field(default=10, metadata={"help": "without --data: generate this many stories", "ge": 1})
+    stories: int = field(
+        default=10, metadata={"help": "without --data: generate this many stories", "ge": 1, "le": 1_000_000}
+    )
     seed: int = field(default=12345, metadata={"help": "without --data: story seed (not the training seed)", "ge": 0})
     batch_size: int = field(default=8, metadata={"help": "traces per forward pass", "ge": 1})
     readout: str | None = field(

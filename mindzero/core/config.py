@@ -160,6 +160,8 @@ def add_dataclass_flags(parser: argparse.ArgumentParser, cls: type, prefix: str 
             default = "required"
         else:
             default = f"default: {f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default}"
+        if any(key in f.metadata for key in ("le", "lt")):
+            default += f"; {_describe_bounds(f.metadata)}"  # upper bounds are part of an option's meaning
         is_bool = _unwrap(hints[f.name])[0] is bool
         parser.add_argument(
             flag_name(prefix + f.name),

@@ -35,7 +35,7 @@ class AssistSettings:
 
     seeds: list[int] = field(default_factory=lambda: [10, 20, 30], metadata={"help": "agent seeds", "ge": 0})
     human: HumanParams = field(default_factory=HumanParams, metadata={"help": "the simulated human"})
-    max_steps: int = field(default=50, metadata={"help": "tick limit of an episode", "ge": 1})
+    max_steps: int = field(default=50, metadata={"help": "tick limit of an episode", "ge": 1, "le": 10_000})
     teleport: int | None = field(
         default=None,
         metadata={

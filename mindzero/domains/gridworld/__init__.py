@@ -60,13 +60,21 @@ class EpisodeConfig:
             "choices": PROTOCOLS,
         },
     )
-    episodes: int = field(default=20, metadata={"help": "episodes per seed", "ge": 1})
+    episodes: int = field(default=20, metadata={"help": "episodes per seed", "ge": 1, "le": 10_000})
     episode_seed: int = field(default=0, metadata={"help": "seed of the episode generator", "ge": 0})
     family: str | None = field(
         default=None, metadata={"help": "layout family; None = U(0,20) obstacles", "choices": tuple(FAMILIES)}
     )
     layouts: str | None = field(default=None, metadata={"help": "layout file or folder of *.txt layouts"})
-    size: int = field(default=10, metadata={"help": "grid width and height of generated layouts", "ge": 1})
+    size: int = field(
+        default=10,
+        metadata={
+            # distance tables hold size^4 entries; 64 episodes are cached: 32 keeps them under 0.6 GB
+            "help": "grid width and height of generated layouts",
+            "ge": 3,
+            "le": 32,
+        },
+    )
     n_objects: int = field(
         default=8, metadata={"help": "objects per generated layout (a goal is a pair of them)", "ge": 2, "le": 10}
     )

@@ -73,8 +73,12 @@ QUESTION_FIELDS = {
 class QADataConfig:
     """Defaults of ``mindzero gridworld qa-data`` (paper: 800 train / 100 test episodes)."""
 
-    train_episodes: int = field(default=800, metadata={"help": "training episodes (3 questions each)", "ge": 1})
-    test_episodes: int = field(default=100, metadata={"help": "test episodes, split over the 3 test splits", "ge": 1})
+    train_episodes: int = field(
+        default=800, metadata={"help": "training episodes (3 questions each)", "ge": 1, "le": 100_000}
+    )
+    test_episodes: int = field(
+        default=100, metadata={"help": "test episodes, split over the 3 test splits", "ge": 1, "le": 100_000}
+    )
     seed: int = field(default=0, metadata={"help": "generator seed", "ge": 0})
     images: bool = field(default=True, metadata={"help": "render a PNG per question"})
 

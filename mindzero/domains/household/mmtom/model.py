@@ -51,7 +51,9 @@ class MMToMModel:
     prior_unlikely: float = field(
         default=0.5, metadata={"help": "prior belief that G is at any other furniture", **OPEN_UNIT}
     )
-    samples: int = field(default=4096, metadata={"help": "Monte Carlo draws of the belief bits", "ge": 1})
+    samples: int = field(
+        default=4096, metadata={"help": "Monte Carlo draws of the belief bits", "ge": 1, "le": 1_000_000}
+    )
     seed: int = field(default=0, metadata={"help": "seed of the belief draws", "ge": 0})
 
 
