@@ -12,6 +12,7 @@ from mindzero.domains.household.ssrl import PROMPT_STYLES as HOUSEHOLD_STYLES
 from mindzero.inference.llm import ANSWER_MODES, LLMSettings
 from mindzero.llm import EndpointOptions, load_backend
 from mindzero.llm.base import Backend
+from mindzero.llm.card import ModelCard
 from mindzero.llm.transformers_backend import DTYPES
 
 #: Every domain's prompt styles; a command checks the one given against its domain's own.
@@ -44,28 +45,43 @@ class ModelOptions(EndpointOptions):
 class LLMOptions(ModelOptions):
     """Options of ``--reasoner llm`` that prompts with a domain's own prompt styles."""
 
-    prompt_style: str = field(
-        default="compact",
+    prompt_style: str | None = field(
+        default=None,
         metadata={
-            "help": "compact (short, CPU) | full (paper transcript) | relative or anchored (gridworld, scratch models)",
+            "help": "compact (short, CPU) | full (paper transcript) | relative or anchored (gridworld, scratch "
+            "models); unset: the one a trained model's card records, else compact",
             "choices": ALL_PROMPT_STYLES,
         },
     )
+    force_model_options: bool = field(
+        default=False,
+        metadata={"help": "evaluate with a --prompt-style / --n-particles that contradicts the model's card"},
+    )
+
+    def card(self) -> ModelCard | None:
+        return ModelCard.read(self.model)
 
     def llm_settings(self, prompt_styles: tuple[str, ...], n_particles: int = 1, samples: int = 1) -> LLMSettings:
-        """The reasoner's settings, once ``--model`` and ``--prompt-style`` are known to fit the domain."""
+        """The reasoner's settings, once ``--model`` and ``--prompt-style`` are known to fit the domain;
+        unset options come from the model's card (:class:`~mindzero.llm.card.ModelCard`)."""
         self.require_model()
-        if self.prompt_style not in prompt_styles:
-            styles = ", ".join(prompt_styles)
-            raise UserError(f"--prompt-style {self.prompt_style} is not one of this domain's: {styles}")
-        return LLMSettings(self.prompt_style, n_particles, self.temperature, self.max_new_tokens, samples)
+        card = self.card()
+        style = self.prompt_style or "compact"
+        if card is not None:
+            style = card.settle("prompt_style", self.prompt_style, card.prompt_style, self.force_model_options)
+        if style not in prompt_styles:
+            raise UserError(f"--prompt-style {style} is not one of this domain's: {', '.join(prompt_styles)}")
+        return LLMSettings(style, n_particles, self.temperature, self.max_new_tokens, samples)
 
 
 @dataclass(kw_only=True)
 class AssistLLMOptions(LLMOptions):
     """Options of ``--reasoner llm`` in the assistance commands: also the particle count."""
 
-    n_particles: int = field(default=1, metadata={"help": "goal particles requested per decision (llm)", "ge": 1})
+    n_particles: int | None = field(
+        default=None,
+        metadata={"help": "goal particles requested per decision (llm; unset: the model card's, else 1)", "ge": 1},
+    )
     samples: int = field(
         default=1,
         metadata={
@@ -84,5 +100,9 @@ class AssistLLMOptions(LLMOptions):
     )
 
     def assist_settings(self, prompt_styles: tuple[str, ...]) -> LLMSettings:
-        settings = self.llm_settings(prompt_styles, self.n_particles, self.samples)
+        card = self.card()
+        n = self.n_particles or 1
+        if card is not None:
+            n = card.settle("n_particles", self.n_particles, card.n_particles, self.force_model_options)
+        settings = self.llm_settings(prompt_styles, n, self.samples)
         return dataclasses.replace(settings, answer_mode=self.answer_mode)

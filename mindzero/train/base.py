@@ -29,6 +29,7 @@ from typing import Any
 from mindzero.core.errors import UserError
 from mindzero.core.results import atomic_write_text
 from mindzero.domains import get_domain
+from mindzero.llm.card import ModelCard
 from mindzero.llm.tiny import build_scratch_model
 
 #: ``--model`` value that starts from a randomly initialised model (:class:`ScratchSpec`) with a
@@ -200,8 +201,9 @@ def write_run_config(out: Path, name: str, config: Any, **extra: Any) -> None:
     atomic_write_text(Path(out) / f"{name}.json", json.dumps(record, indent=2) + "\n")
 
 
-def save_final(trainer: Any, tokenizer: Any, out: Path, model: Any = None) -> Path:
-    """Save the trained model and its tokenizer as an ordinary HF folder ``OUT/final``.
+def save_final(trainer: Any, tokenizer: Any, out: Path, model: Any = None, card: ModelCard | None = None) -> Path:
+    """Save the trained model and its tokenizer as an ordinary HF folder ``OUT/final``, with its
+    ``card`` (how it was trained to be asked).
 
     ``trainer.save_model`` gathers sharded weights (DeepSpeed ZeRO-3, FSDP) and writes on the main
     process only; ``model`` (e.g. a LoRA adapter merged into its base) is saved as given instead."""
@@ -212,7 +214,22 @@ def save_final(trainer: Any, tokenizer: Any, out: Path, model: Any = None) -> Pa
         model.save_pretrained(final)
     if trainer.is_world_process_zero():
         tokenizer.save_pretrained(final)
+        if card is not None:
+            card.write(final)
     return final
+
+
+def card_on_save(card: ModelCard) -> Any:
+    """A ``TrainerCallback`` writing ``card`` into every checkpoint folder as it is saved."""
+    from transformers import TrainerCallback
+
+    class CardOnSave(TrainerCallback):
+        def on_save(self, args, state, control, **kwargs):  # noqa: ANN001 (transformers signature)
+            folder = Path(args.output_dir) / f"checkpoint-{state.global_step}"
+            if state.is_world_process_zero and folder.is_dir():
+                card.write(folder)
+
+    return CardOnSave()
 
 
 def jsonl_log(path: Path, row: Callable[[Any, dict], dict | None]) -> Any:

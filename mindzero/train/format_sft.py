@@ -30,6 +30,7 @@ from mindzero.core.human import HumanParams
 from mindzero.core.results import atomic_write_text, write_jsonl
 from mindzero.domains.base import SSRLTask, TrainData
 from mindzero.llm import TransformersBackend
+from mindzero.llm.card import ModelCard
 from mindzero.llm.models import resolve_model
 from mindzero.train.base import (
     CHAT_ROLES,
@@ -37,6 +38,7 @@ from mindzero.train.base import (
     ScratchSpec,
     TrainConfig,
     build_scratch,
+    card_on_save,
     domain_task,
     load_tokenizer,
     require,
@@ -269,14 +271,16 @@ def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
         own_choices(
             model, tokenizer, items, task.choice_tokens, config.choice_temperature, config.seed, config.choice_balance
         )
+    card = ModelCard(config.domain, config.task, config.prompt_style, config.n_particles, "format-sft")
     trainer = trl.SFTTrainer(
         model=model,
         args=args,
         train_dataset=datasets.Dataset.from_list(items),
         processing_class=tokenizer,
+        callbacks=[card_on_save(card)],
     )
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
-    final = save_final(trainer, tokenizer, out)
+    final = save_final(trainer, tokenizer, out, card=card)
     log = [{"step": e["step"], "loss": e["loss"]} for e in trainer.state.log_history if "loss" in e]
     write_jsonl(out / "train_log.jsonl", log)
     seconds = time.perf_counter() - started

@@ -50,6 +50,7 @@ from mindzero.domains.base import Domain, SSRLTask, TrainData
 from mindzero.domains.reward import SSRLReward, earns_bonus
 from mindzero.inference.llm import ANSWER_MODES
 from mindzero.llm import TransformersBackend
+from mindzero.llm.card import ModelCard
 from mindzero.llm.models import load_language_model, resolve_model
 from mindzero.tasks.curves import assist_decisions, score_assist, score_qa
 from mindzero.train.base import (
@@ -57,6 +58,7 @@ from mindzero.train.base import (
     ScratchSpec,
     TrainConfig,
     append_jsonl,
+    card_on_save,
     checkpoint_step,
     domain_task,
     jsonl_log,
@@ -696,6 +698,7 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     log_path = out / "train_log.jsonl"
     trim_log(log_path, checkpoint_step(checkpoint))
     write_run_config(out, "ssrl_config", config, model_path=model_path)
+    card = ModelCard(config.domain, config.task, config.prompt_style, config.n_particles, "ssrl")
     trainer = GRPOTrainer(
         model=model,
         reward_funcs=[reward],
@@ -704,6 +707,7 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
         processing_class=tokenizer,
         callbacks=[
             jsonl_log(log_path, _step_row(reward, started)),
+            card_on_save(card),
             *curve_callbacks(config, domain, task, out, checkpoint),
         ],
         peft_config=peft_config,
@@ -711,7 +715,7 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     if surprise is not None:
         surprise.bind(trainer)
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
-    final = save_final(trainer, tokenizer, out, trainer.model.merge_and_unload() if config.lora else None)
+    final = save_final(trainer, tokenizer, out, trainer.model.merge_and_unload() if config.lora else None, card)
     log = read_log(log_path)
     return {
         "steps": trainer.state.global_step,
