@@ -217,3 +217,11 @@ def test_a_huge_assist_writes_samples_as_it_goes(signum, tmp_path) -> None:
     part = tmp_path / ".samples.jsonl.part"
     interrupt_when(child, lambda: (tmp_path / ".samples.jsonl.ckpt").is_file(), signum)
     assert json.loads(part.read_text().splitlines()[0])["episode_id"] == "ep0-0000"
+
+
+def test_resume_with_nothing_to_resume_says_so(tmp_path, capsys) -> None:
+    from mindzero.cli import main
+
+    argv = ["gridworld", "assist", "--episodes", "1", "--seeds", "10", "--reasoner", "none", "--resume"]
+    assert main([*argv, "--out", str(tmp_path / "new")]) == 0
+    assert "nothing was resumed" in capsys.readouterr().err

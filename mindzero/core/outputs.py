@@ -29,6 +29,7 @@ import os
 import pickle
 import shutil
 import signal
+import sys
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -159,6 +160,8 @@ def claim_out(
     options, config = config, _config_record(config)
     folder = OutputFolder(out, command, config, resume=False, clear=False)
     if not [p for p in out.iterdir() if p.name != RECORD]:
+        if resume:
+            print(f"--resume: {out} holds no run yet; nothing was resumed, starting at the beginning", file=sys.stderr)
         return folder
     record = _read_record(out / RECORD)
     if record is None:
