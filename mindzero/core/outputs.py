@@ -228,7 +228,31 @@ class RowStream:
         if resume and self.ckpt.is_file() and (self.done or self.part.is_file()):
             saved = pickle.loads(self.ckpt.read_bytes())
             self._offset, self.state = saved["bytes"], saved["state"]
+            if not self.done:
+                self._verify()
         self._saved = time.monotonic()
+
+    def _verify(self) -> None:
+        """Refuse, before any work, a part file that does not hold the rows its checkpoint covers
+        (cut short, or damaged): resuming it would lose rows or write NUL bytes."""
+        with open(self.part, "rb") as fh:
+            covered = fh.read(self._offset)
+        problem = None
+        if len(covered) < self._offset:
+            problem = f"has {len(covered):,} bytes, its checkpoint covers {self._offset:,}"
+        elif covered and not covered.endswith(b"\n"):
+            problem = "does not end its last checkpointed row"
+        else:
+            for number, line in enumerate(covered.splitlines(), 1):
+                try:
+                    json.loads(line.decode("utf-8"))
+                except (UnicodeDecodeError, json.JSONDecodeError):
+                    problem = f"row {number} is not a JSON line"
+                    break
+        if problem:
+            raise UserError(
+                f"cannot resume: {self.part} {problem} (damaged); nothing was run — start over with --overwrite"
+            )
 
     def __enter__(self) -> RowStream:
         if not self.done:
