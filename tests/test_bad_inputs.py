@@ -71,7 +71,7 @@ QA_EVAL = ["gridworld", "qa-eval", "--data", "{questions}"]
 #: unless the case gives its own.
 CASES = [
     # option values, from flags
-    (["gridworld", "assist", "--episodes", "0"], "--episodes must be at least 1, got 0"),
+    (["gridworld", "assist", "--episodes", "0"], "--episodes must be in [1, 10000], got 0"),
     (["gridworld", "assist", "--episodes", "many"], "--episodes must be an integer, got many"),
     (["gridworld", "assist", "--seeds", ","], "--seeds needs at least one value"),
     (["gridworld", "assist", "--seeds", "-1"], "--seeds must be at least 0, got -1"),
@@ -79,8 +79,8 @@ CASES = [
     (["gridworld", "assist", "--human-epsilon", "nan"], "--human-epsilon must be a finite number, got nan"),
     (["gridworld", "assist", "--human-tau", "0"], "--human-tau must be greater than 0, got 0.0"),
     (["gridworld", "assist", "--human-gamma", "1"], "--human-gamma must be in (0, 1), got 1.0"),
-    (["gridworld", "assist", "--max-steps", "-1"], "--max-steps must be at least 1, got -1"),
-    (["gridworld", "assist", "--max-steps", "0"], "--max-steps must be at least 1, got 0"),
+    (["gridworld", "assist", "--max-steps", "-1"], "--max-steps must be in [1, 10000], got -1"),
+    (["gridworld", "assist", "--max-steps", "0"], "--max-steps must be in [1, 10000], got 0"),
     (["gridworld", "assist", "--n-objects", "1"], "--n-objects must be in [2, 10], got 1"),
     (["gridworld", "assist", "--n-objects", "2"], "--protocol paper needs --n-objects of at least 3"),
     (["gridworld", "assist", "--protocol", "fast"], "--protocol must be one of paper, quick"),
@@ -102,11 +102,11 @@ CASES = [
     (["gridworld", "assist", "--family", "hills"], "--family must be one of empty, obstacles10"),
     (["gridworld", "assist", "--request-timeout", "0"], "--request-timeout must be greater than 0"),
     (["gridworld", "assist", "--retries", "-1"], "--retries must be at least 0, got -1"),
-    (["gridworld", "qa-data", "--train-episodes", "-5"], "--train-episodes must be at least 1, got -5"),
+    (["gridworld", "qa-data", "--train-episodes", "-5"], "--train-episodes must be in [1, 100000], got -5"),
     ([*QA_EVAL, "--limit", "-2"], "--limit must be at least 1, got -2"),
     ([*QA_EVAL, "--reasoner", "psychic"], "--reasoner must be one of none, random, oracle, exact, llm"),
     (["gridworld", "qa-eval"], "--data is required"),
-    (["stories", "generate", "--n", "0"], "--n must be at least 1, got 0"),
+    (["stories", "generate", "--n", "0"], "--n must be in [1, 1000000], got 0"),
     (["stories", "generate", "--n", "1", "--noise", "1.5"], "--noise must be in [0, 1], got 1.5"),
     (["stories", "generate", "--n", "1", "--lengths", "1,4"], "--lengths must be one of 1, 2, 3; got 4"),
     (["stories", "pbm-data", "--corruptions", "-1"], "--corruptions must be at least 0, got -1"),
@@ -127,7 +127,7 @@ CASES = [
     (["train", "ablation", "--train-config", "/nope.yaml"], "/nope.yaml: file not found"),
     (["train", "ablation", "--samples", "4"], "4 samples per decision need a temperature > 0"),  # before training
     # option values, from YAML: the same messages
-    (["gridworld", "assist", "--config", "YAML:episodes: 0"], "--episodes must be at least 1, got 0"),
+    (["gridworld", "assist", "--config", "YAML:episodes: 0"], "--episodes must be in [1, 10000], got 0"),
     (["gridworld", "assist", "--config", 'YAML:episodes: "many"'], "--episodes must be an integer, got many"),
     (["gridworld", "assist", "--config", "YAML:seeds: 5"], "--seeds must be a list (A,B,... or a YAML list), got 5"),
     (["gridworld", "assist", "--config", "YAML:seeds: []"], "--seeds needs at least one value"),

@@ -61,6 +61,6 @@ def test_generate_cli_same_seed_same_bytes(tmp_path) -> None:
 
 def test_generate_cli_rejects_bad_arguments(tmp_path, capsys) -> None:
     assert main(["stories", "generate", "--n", "0", "--out", str(tmp_path)]) == 2
-    assert "--n must be at least 1" in capsys.readouterr().err
+    assert "--n must be in [1, 1000000]" in capsys.readouterr().err
     assert main(["stories", "generate", "--n", "1", "--out", str(tmp_path), "--lengths", "4"]) == 2
     assert "--lengths must be one of 1, 2, 3; got 4" in capsys.readouterr().err
