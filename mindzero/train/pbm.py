@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mindzero.core.config import apply_preset
+from mindzero.core.config import apply_preset, presets_in
 from mindzero.core.errors import UserError
 from mindzero.core.results import read_jsonl, write_jsonl
 from mindzero.pbm.data import STEPWISE_FIELDS, gold_and_corrupted_rows, questions_from_stories, upto_first_error
@@ -79,53 +79,8 @@ from mindzero.train.trace_policy import TraceScratch, build_trace_model
 #: Which steps of a trace ``train pbm`` puts a loss on (``--label-scope``).
 LABEL_SCOPES = ("all", "first-error")
 
-PRESETS: dict[str, dict[str, Any]] = {
-    "gpu-paper": {
-        "model": "meta-llama/Llama-3.1-8B-Instruct",
-        "epochs": 1.0,
-        "learning_rate": 2e-6,
-        "batch_size": 4,
-        "grad_accum": 8,
-        "max_length": 4096,
-        "bf16": True,
-        "gradient_checkpointing": True,
-        "train_layers": 0,
-        "stories": 20000,
-        "save_steps": 200,
-        "copy_warmup_steps": 0,
-        "belief_targets": False,
-    },
-    "cpu-tiny": {
-        "model": SCRATCH,
-        "epochs": 1.0,
-        "learning_rate": 1e-3,
-        "batch_size": 8,
-        "grad_accum": 1,
-        "max_length": 2048,
-        "bf16": False,
-        "gradient_checkpointing": False,
-        "train_layers": 0,
-        "stories": 1000,
-        "save_steps": 50,
-        "copy_warmup_steps": 500,
-        "belief_targets": True,
-    },
-    "cpu-small": {
-        "model": "smollm2-135m",
-        "epochs": 1.0,
-        "learning_rate": 1e-4,
-        "batch_size": 2,
-        "grad_accum": 2,
-        "max_length": 2048,
-        "bf16": False,
-        "gradient_checkpointing": False,
-        "train_layers": 4,
-        "stories": 40,
-        "save_steps": 50,
-        "copy_warmup_steps": 0,
-        "belief_targets": False,
-    },
-}
+#: The presets, one YAML file each in ``mindzero/train/presets/pbm/``.
+PRESETS = presets_in(Path(__file__).parent / "presets" / "pbm")
 
 
 @dataclass

@@ -37,11 +37,11 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
-from mindzero.core.config import apply_preset, validate
+from mindzero.core.config import apply_preset, presets_in, validate
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.parsing import ParseCounter
@@ -74,7 +74,7 @@ from mindzero.train.base import (
     write_run_config,
 )
 from mindzero.train.copy_warmup import check_scratch
-from mindzero.train.format_sft import FormatSFTConfig, train_format_sft
+from mindzero.train.format_sft import FormatSFTConfig, FormatWarmStart, train_format_sft
 
 #: The paper's Table 2 rows as reward switches.
 ABLATIONS: dict[str, RewardConfig] = {
@@ -84,83 +84,28 @@ ABLATIONS: dict[str, RewardConfig] = {
     "no-entropy": RewardConfig(entropy_weight=0.0),
 }
 
-PRESETS: dict[str, dict[str, Any]] = {
-    "gpu-paper": {
-        "model": "Qwen/Qwen3-VL-4B-Instruct",  # a local folder of it on the GPU machine; or Qwen3-VL-8B
-        "prompt_style": "full",
-        "learning_rate": 1e-6,
-        "beta": 1e-2,
-        "policy_entropy": 0.0,
-        "scale_rewards": "group",
-        "weight_decay": 1e-2,
-        "max_grad_norm": 1.0,
-        "bf16": True,
-        "num_generations": 32,  # App. A: "32 rollout samples per prompt", rollout batch 32
-        "prompts_per_step": 32,
-        "micro_batch": 8,
-        "max_completion_length": 512,
-        "temperature": 1.0,
-        "use_vllm": True,
-        "gradient_checkpointing": True,
-        "max_steps": 500,
-        "train_episodes": 800,
-        "save_steps": 50,
-        "eval_every": 50,
-    },
-    "cpu-small": {
-        "model": "smollm2-135m",
-        "prompt_style": "compact",
-        "learning_rate": 2e-5,
-        "beta": 1e-2,
-        "policy_entropy": 0.0,
-        "scale_rewards": "group",
-        "weight_decay": 1e-2,
-        "max_grad_norm": 1.0,
-        "bf16": False,
-        "num_generations": 4,
-        "prompts_per_step": 2,
-        "micro_batch": 0,
-        "max_completion_length": None,  # the task's completion_tokens
-        "temperature": 1.0,
-        "use_vllm": False,
-        "gradient_checkpointing": False,
-        "max_steps": 40,
-        "train_episodes": 200,
-        "save_steps": 10,
-        "eval_every": 10,
-    },
-    "cpu-tiny": {
-        "model": SCRATCH,
-        "prompt_style": "anchored",
-        "learning_rate": 1e-4,
-        "beta": 0.0,
-        "policy_entropy": 0.0,
-        "scale_rewards": "group",
-        "weight_decay": 0.0,
-        "max_grad_norm": 1.0,
-        "bf16": False,
-        "num_generations": 16,  # 16 x 32 keeps QA groups varied twice as long as 8 x 64 (docs/ssrl.md)
-        "prompts_per_step": 32,
-        "micro_batch": 0,
-        "max_completion_length": None,  # the task's completion_tokens
-        "temperature": 1.5,
-        "use_vllm": False,
-        "gradient_checkpointing": False,
-        "max_steps": 1200,
-        "train_episodes": 3000,
-        "save_steps": 50,
-        "eval_every": 100,
-        "format_steps": 200,
-        "format_choice_temperature": 0.5,
-        "format_choice_balance": True,
-        "scratch": {"number_features": 8},  # integer tokens carry their value (llm.tiny.number_embedding)
-    },
-}
+#: The presets, one YAML file each in ``mindzero/train/presets/ssrl/`` (a config names one and lists
+#: only what it changes).
+PRESETS = presets_in(Path(__file__).parent / "presets" / "ssrl")
 
 
 @dataclass
 class SSRLConfig(TrainConfig):
     """Options of ``mindzero train ssrl``; ``None`` means "take the preset's value"."""
+
+    #: Options that moved into the data and warm-start sections (the old names work for one release).
+    RENAMED: ClassVar[dict[str, str]] = {
+        "train_episodes": "data.episodes",
+        "every": "data.every",
+        "n_particles": "data.n_particles",
+        "prompt_style": "data.prompt_style",
+        "data_seed": "data.seed",
+        "data": "data.path",
+        "format_steps": "warm_start.steps",
+        "format_choice_temperature": "warm_start.choice_temperature",
+        "format_choice_balance": "warm_start.choice_balance",
+        "copy_warmup_steps": "warm_start.copy_warmup_steps",
+    }
 
     out: str = field(default="runs/ssrl", metadata={"help": "output folder: checkpoints, train_log.jsonl, final/"})
     domain: str = field(default="gridworld", metadata={"help": "domain whose task is trained (gridworld | household)"})
@@ -175,15 +120,16 @@ class SSRLConfig(TrainConfig):
         metadata={"help": "cpu-tiny | cpu-small | gpu-paper (fills unset options)", "choices": tuple(PRESETS)},
     )
     model: str | None = field(default=None, metadata={"help": "model spec or folder (preset: smollm2-135m on CPU)"})
-    data: str | None = field(
-        default=None, metadata={"help": "QA training JSONL (qa-data train.jsonl); None = generate --train-episodes"}
+    data: TrainData = field(
+        default_factory=lambda: TrainData(episodes=None, prompt_style=None),
+        metadata={"help": "the unlabeled training rows; --data-path: qa-data's train.jsonl instead of generating"},
     )
-    train_episodes: int | None = field(
-        default=None, metadata={"help": "episodes to generate training rows from (household qa: questions)", "ge": 1}
+    warm_start: FormatWarmStart = field(
+        default_factory=lambda: FormatWarmStart(
+            steps=None, batch_size=16, learning_rate=1e-3, choice_temperature=None, choice_balance=None
+        ),
+        metadata={"help": "--model scratch: the label-free format warm start before GRPO (train format-sft)"},
     )
-    every: int = field(default=2, metadata={"help": "assist: keep every k-th timestep of each episode", "ge": 1})
-    n_particles: int = field(default=1, metadata={"help": "assist: particles requested per prompt", "ge": 1})
-    prompt_style: str | None = field(default=None, metadata={"help": "full (paper transcript) | compact (CPU)"})
     ablation: str = field(
         default="none",
         metadata={
@@ -238,32 +184,6 @@ class SSRLConfig(TrainConfig):
     lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha", "ge": 1})
     save_steps: int | None = field(default=None, metadata={"help": "checkpoint every N steps", "ge": 1})
     scratch: ScratchSpec = field(default_factory=ScratchSpec, metadata={"help": "size of a --model scratch"})
-    format_steps: int | None = field(
-        default=None,
-        metadata={"help": "--model scratch: label-free format warm start steps (random answers) before GRPO", "ge": 0},
-    )
-    format_choice_temperature: float | None = field(
-        default=None,
-        metadata={
-            "help": "--model scratch: 0 = the warm start fits the untrained model's preferred choices; T > 0 "
-            "draws them from its softmax(z / T) (see train format-sft --choice-temperature; preset cpu-tiny: 0.5)",
-            "ge": 0,
-        },
-    )
-    format_choice_balance: bool | None = field(
-        default=None,
-        metadata={
-            "help": "--model scratch: warm-start choices balanced over prompts (format-sft --choice-balance; "
-            "preset cpu-tiny: true)"
-        },
-    )
-    copy_warmup_steps: int = field(
-        default=0,
-        metadata={
-            "help": "--model scratch: steps copying random sequences before the format warm start (0: none)",
-            "ge": 0,
-        },
-    )
     eval_every: int | None = field(
         default=None,
         metadata={"help": "held-out learning curve every N steps into OUT/curves.jsonl (0 = off)", "ge": 0},
@@ -298,16 +218,17 @@ def resolve_config(config: SSRLConfig) -> SSRLConfig:
     validate(config)
     config = apply_preset(config, PRESETS)
     validate(config)  # the preset's values too
-    check_scratch(config.copy_warmup_steps, config.model)
-    _, task = domain_task(config.domain, config.task, config.prompt_style)
+    check_scratch(config.warm_start.copy_warmup_steps, config.model)
+    _, task = domain_task(config.domain, config.task, config.data.prompt_style)
     if config.max_completion_length is None:
         config = replace(config, max_completion_length=task.completion_tokens)
-    if config.model == SCRATCH and not config.format_steps:
+    if config.model == SCRATCH and not config.warm_start.steps:
         raise UserError("--model scratch needs --format-steps > 0: a random model writes no answer GRPO can rank")
-    if config.data is not None and not Path(config.data).is_file():
-        raise UserError(f"no such training file: {config.data} (make one with `mindzero gridworld qa-data`)")
-    if config.eval_answer_mode == "score" and config.task == "assist" and config.n_particles != 1:
-        raise UserError(f"--eval-answer-mode score reads one-particle answers; got --n-particles {config.n_particles}")
+    if config.data.path is not None and not Path(config.data.path).is_file():
+        raise UserError(f"no such training file: {config.data.path} (make one with `mindzero gridworld qa-data`)")
+    n_particles = config.data.n_particles
+    if config.eval_answer_mode == "score" and config.task == "assist" and n_particles != 1:
+        raise UserError(f"--eval-answer-mode score reads one-particle answers; got --data-n-particles {n_particles}")
     if config.eval_answer_mode == "score" and config.eval_samples != 1:
         raise UserError(
             "--eval-answer-mode score reads the model's probabilities, not samples; "
@@ -316,21 +237,9 @@ def resolve_config(config: SSRLConfig) -> SSRLConfig:
     return config
 
 
-def training_data(config: SSRLConfig) -> TrainData:
-    """The options of the training rows."""
-    return TrainData(
-        episodes=config.train_episodes,
-        seed=config.data_seed,
-        every=config.every,
-        n_particles=config.n_particles,
-        prompt_style=config.prompt_style,
-        path=config.data,
-    )
-
-
 def training_rows(config: SSRLConfig, task: SSRLTask) -> list[dict]:
     """Chat-formatted rows with the columns the task's reward reads (no goal labels used)."""
-    rows = task.rows(training_data(config))
+    rows = task.rows(config.data)
     for row in rows:
         row["prompt"] = [{"role": "user", "content": row["prompt"]}]
     return rows
@@ -569,36 +478,31 @@ def grpo_args(config: SSRLConfig, out: Path) -> Any:
 
 
 def format_warm_start(config: SSRLConfig) -> Path:
-    """For ``--model scratch``: a new model and tokenizer trained on the task's texts, then
-    ``format_steps`` of SFT on random well-formed answers (no labels), in ``OUT/format``; its
-    ``final`` folder starts GRPO (built once: a resumed run reuses it)."""
+    """For ``--model scratch``: a new model and tokenizer trained on the task's texts, then the
+    format warm start (:class:`~mindzero.train.format_sft.FormatWarmStart`, no labels) in
+    ``OUT/format``, run with this run's own data and warm-start sections; its ``final`` folder
+    starts GRPO (built once: a resumed run reuses it)."""
     folder = Path(config.out) / "format"
     if not (folder / "final" / "config.json").is_file():
-        train_format_sft(
-            FormatSFTConfig(
-                out=str(folder),
-                seed=config.seed,
-                data_seed=config.data_seed,
-                domain=config.domain,
-                task=config.task,
-                model=SCRATCH,
-                scratch=config.scratch,
-                train_episodes=config.train_episodes,
-                every=config.every,
-                n_particles=config.n_particles,
-                prompt_style=config.prompt_style,
-                max_steps=config.format_steps,
-                batch_size=16,
-                learning_rate=1e-3,
-                save_steps=config.format_steps,
-                eval_prompts=16,
-                max_new_tokens=config.max_completion_length,
-                choice_temperature=config.format_choice_temperature or 0.0,
-                choice_balance=bool(config.format_choice_balance),
-                copy_warmup_steps=config.copy_warmup_steps,
-            )
-        )
+        train_format_sft(warm_start_config(config))
     return folder / "final"
+
+
+def warm_start_config(config: SSRLConfig) -> FormatSFTConfig:
+    """The warm-start stage's config: the same data and warm-start sections, and where it writes."""
+    return FormatSFTConfig(
+        out=str(Path(config.out) / "format"),
+        seed=config.seed,
+        domain=config.domain,
+        task=config.task,
+        model=SCRATCH,
+        scratch=config.scratch,
+        data=config.data,
+        warm_start=config.warm_start,
+        save_steps=config.warm_start.steps,
+        eval_prompts=16,
+        max_new_tokens=config.max_completion_length,
+    )
 
 
 def curve_callbacks(config: SSRLConfig, domain: Domain, task: SSRLTask, out: Path, checkpoint: Path | None) -> list:
@@ -619,13 +523,13 @@ def curve_callbacks(config: SSRLConfig, domain: Domain, task: SSRLTask, out: Pat
     def measure(model: Any, tokenizer: Any) -> dict:
         backend = TransformersBackend.from_model(model, tokenizer, batch_size=64)
         if task.kind == "qa":
-            return score_qa(domain, backend, heldout, config.prompt_style, config.max_completion_length)
+            return score_qa(domain, backend, heldout, config.data.prompt_style, config.max_completion_length)
         return score_assist(
             domain,
             backend,
             heldout,
-            config.n_particles,
-            config.prompt_style,
+            config.data.n_particles,
+            config.data.prompt_style,
             config.max_completion_length,
             config.eval_samples,
             config.temperature,
@@ -658,7 +562,7 @@ def curve_callbacks(config: SSRLConfig, domain: Domain, task: SSRLTask, out: Pat
 def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     """Run GRPO; returns a summary (steps, seconds, final model folder, last logged statistics)."""
     config = resolve_config(config)
-    domain, task = domain_task(config.domain, config.task, config.prompt_style)  # resolved once, passed down
+    domain, task = domain_task(config.domain, config.task, config.data.prompt_style)  # resolved once, passed down
     out = Path(config.out)
     checkpoint = resume_checkpoint(out, config.resume)
     if config.use_vllm:
@@ -698,7 +602,7 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     log_path = out / "train_log.jsonl"
     trim_log(log_path, checkpoint_step(checkpoint))
     write_run_config(out, "ssrl_config", config, model_path=model_path)
-    card = ModelCard(config.domain, config.task, config.prompt_style, config.n_particles, "ssrl")
+    card = ModelCard(config.domain, config.task, config.data.prompt_style, config.data.n_particles, "ssrl")
     trainer = GRPOTrainer(
         model=model,
         reward_funcs=[reward],

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mindzero.core.config import apply_preset
+from mindzero.core.config import apply_preset, presets_in
 from mindzero.core.errors import UserError
 from mindzero.llm.models import resolve_model
 from mindzero.pbm.data import INSTRUCTIONS, BeliefQuestion, pbm_problem, policy_messages, questions_from_stories
@@ -64,17 +64,8 @@ TRACE_ATOMS = (
     + r")(?![A-Za-z_])| ?\d+"
 )
 
-PRESETS: dict[str, dict[str, Any]] = {
-    "cpu-tiny": {
-        "model": SCRATCH,
-        "stories": 1500,
-        "max_steps": 300,
-        "learning_rate": 3e-3,
-        "batch_size": 8,
-        "save_steps": 50,
-        "copy_warmup_steps": 500,
-    },
-}
+#: The presets, one YAML file each in ``mindzero/train/presets/trace-policy/``.
+PRESETS = presets_in(Path(__file__).parent / "presets" / "trace-policy")
 
 
 @dataclass(frozen=True)
@@ -92,6 +83,7 @@ class TracePolicyConfig(TrainConfig):
     """Options of ``mindzero train trace-policy``; ``None`` means "take the preset's value"."""
 
     out: str = field(default="runs/policy", metadata={"help": "output folder: checkpoints, train_log, final/"})
+    data_seed: int = field(default=0, metadata={"help": "seed of the generated training stories", "ge": 0})
     preset: str = field(default="cpu-tiny", metadata={"help": "cpu-tiny (fills unset options)"})
     model: str | None = field(default=None, metadata={"help": "'scratch' (see --scratch-*) or a model spec/folder"})
     scratch: TraceScratch = field(default_factory=TraceScratch, metadata={"help": "size of a --model scratch"})

@@ -27,34 +27,40 @@ def _log(out: Path) -> list[dict]:
     return [{k: v for k, v in r.items() if not any(word in k for word in UNTIMED)} for r in rows]
 
 
-def _ssrl_run(config_file: str | None, **options) -> Callable[[Path], list[dict]]:
+def _ssrl_config(config_file: str | None, data: dict, warm_start: dict, options: dict, out: Path):
+    """A recipe's config: its YAML (or the defaults), with ``data`` / ``warm_start`` fields and
+    ``options`` changed."""
+    from mindzero.core.config import config_from_file
+    from mindzero.train.ssrl import SSRLConfig
+
+    base = config_from_file(SSRLConfig, CONFIGS / "ssrl" / config_file) if config_file else SSRLConfig()
+    sections = {"data": replace(base.data, **data), "warm_start": replace(base.warm_start, **warm_start)}
+    return replace(base, **sections, **options, out=str(out))
+
+
+def _ssrl_run(config_file: str | None, data: dict, warm_start: dict, **options) -> Callable[[Path], list[dict]]:
     def run(out: Path) -> list[dict]:
-        from mindzero.core.config import config_from_file
         from mindzero.train.base import ScratchSpec
-        from mindzero.train.ssrl import SSRLConfig, train_ssrl
+        from mindzero.train.ssrl import train_ssrl
 
         tiny = {"scratch": ScratchSpec(hidden=32, layers=1, heads=2, vocab=400)}
-        base = config_from_file(SSRLConfig, CONFIGS / "ssrl" / config_file) if config_file else SSRLConfig()
-        values = {**vars(base), **tiny, **options, "out": str(out)}
-        train_ssrl(SSRLConfig(**values))
+        train_ssrl(_ssrl_config(config_file, data, warm_start, {**tiny, **options}, out))
         return _log(out)
 
     return run
 
 
-def _ssrl_resolved(config_file: str | None, **options) -> Callable[[Path], dict]:
+def _ssrl_resolved(config_file: str | None, data: dict | None = None, **options) -> Callable[[Path], dict]:
     """The GRPO arguments and training data a recipe resolves to (its model is not loaded)."""
 
     def run(out: Path) -> dict:
-        from mindzero.core.config import config_from_file
-        from mindzero.train.ssrl import SSRLConfig, grpo_args, resolve_config, training_data
+        from mindzero.train.ssrl import grpo_args, resolve_config
 
-        base = config_from_file(SSRLConfig, CONFIGS / "ssrl" / config_file) if config_file else SSRLConfig()
-        config = resolve_config(SSRLConfig(**{**vars(base), **options, "out": str(out)}))
+        config = resolve_config(_ssrl_config(config_file, data or {}, {}, options, out))
         gpu = {"bf16": config.bf16, "use_vllm": config.use_vllm}  # recorded, then off: this machine has no GPU
         args = grpo_args(replace(config, bf16=False, use_vllm=False), out).to_dict()
         keep = {k: v for k, v in sorted(args.items()) if k not in ("output_dir", "logging_dir", "run_name")}
-        return {"grpo": json.loads(json.dumps(keep, default=str)), "data": vars(training_data(config)),
+        return {"grpo": json.loads(json.dumps(keep, default=str)), "data": vars(config.data),
                 "model": config.model, **gpu}
 
     return run
@@ -79,13 +85,13 @@ def _trace_policy_run(out: Path) -> list[dict]:
 
 SHORT = {"max_steps": 2, "prompts_per_step": 2, "num_generations": 2, "eval_every": 0, "save_steps": 1}
 RECIPES: dict[str, Callable[[Path], object]] = {
-    "ssrl cpu-tiny qa": _ssrl_run(None, preset="cpu-tiny", task="qa", train_episodes=4, format_steps=2, **SHORT),
-    "ssrl cpu-tiny-assist.yaml": _ssrl_run("cpu-tiny-assist.yaml", train_episodes=2, format_steps=2, **SHORT),
+    "ssrl cpu-tiny qa": _ssrl_run(None, {"episodes": 4}, {"steps": 2}, preset="cpu-tiny", task="qa", **SHORT),
+    "ssrl cpu-tiny-assist.yaml": _ssrl_run("cpu-tiny-assist.yaml", {"episodes": 2}, {"steps": 2}, **SHORT),
     "ssrl cpu-small qa": _ssrl_resolved(None, preset="cpu-small", task="qa"),
     "ssrl cpu-small-assist.yaml": _ssrl_resolved("cpu-small-assist.yaml"),
-    "ssrl cpu-small-qa.yaml": _ssrl_resolved("cpu-small-qa.yaml", data=None),
+    "ssrl cpu-small-qa.yaml": _ssrl_resolved("cpu-small-qa.yaml", {"path": None}),
     "ssrl gpu-paper-assist.yaml": _ssrl_resolved("gpu-paper-assist.yaml"),
-    "ssrl gpu-paper-qa.yaml": _ssrl_resolved("gpu-paper-qa.yaml", data=None),
+    "ssrl gpu-paper-qa.yaml": _ssrl_resolved("gpu-paper-qa.yaml", {"path": None}),
     "pbm cpu-tiny": _pbm_run,
     "trace policy": _trace_policy_run,
 }

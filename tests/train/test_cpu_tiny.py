@@ -11,6 +11,7 @@ import pytest
 
 pytest.importorskip("trl")
 
+from mindzero.core.config import from_flat  # noqa: E402
 from mindzero.domains import get_domain  # noqa: E402
 from mindzero.domains.base import TrainData  # noqa: E402
 from mindzero.llm import load_backend  # noqa: E402
@@ -69,7 +70,7 @@ def test_number_features_order_integer_tokens_by_value(tmp_path: Path) -> None:
 def test_cpu_tiny_qa_end_to_end(tmp_path: Path) -> None:
     out = tmp_path / "tiny"
     summary = train_ssrl(
-        SSRLConfig(
+        from_flat(SSRLConfig, 
             preset="cpu-tiny",
             task="qa",
             out=str(out),
@@ -92,7 +93,7 @@ def test_cpu_tiny_qa_end_to_end(tmp_path: Path) -> None:
     assert backend.model.num_parameters() < 200_000
     # Resume continues after the last checkpoint and reuses the scratch model and warm start.
     again = train_ssrl(
-        SSRLConfig(
+        from_flat(SSRLConfig, 
             preset="cpu-tiny", task="qa", out=str(out), scratch=TINY, train_episodes=4, format_steps=2,
             max_steps=3, prompts_per_step=2, num_generations=2, eval_every=1, eval_questions=6, resume=True,
         )
@@ -105,7 +106,7 @@ def test_cpu_tiny_qa_end_to_end(tmp_path: Path) -> None:
 def test_cpu_tiny_assist_curve_compares_with_exact(tmp_path: Path) -> None:
     out = tmp_path / "assist"
     train_ssrl(
-        SSRLConfig(
+        from_flat(SSRLConfig, 
             preset="cpu-tiny",
             task="assist",
             n_particles=2,
@@ -135,7 +136,7 @@ def test_warm_start_keeps_the_answer_a_function_of_the_prompt(tmp_path: Path) ->
     from mindzero.train.format_sft import FormatSFTConfig, train_format_sft
 
     summary = train_format_sft(
-        FormatSFTConfig(
+        from_flat(FormatSFTConfig, 
             model="scratch",
             task="qa",
             prompt_style="relative",
@@ -181,14 +182,15 @@ def test_copy_warmup_comes_before_the_format_warm_start(tmp_path: Path) -> None:
 
     out = tmp_path / "copy"
     train_ssrl(
-        SSRLConfig(
+        from_flat(SSRLConfig, 
             preset="cpu-tiny", task="qa", out=str(out), scratch=TINY, train_episodes=4, format_steps=2,
             copy_warmup_steps=3, max_steps=1, prompts_per_step=2, num_generations=2, eval_every=0,
         )
     )  # fmt: skip
     warm = out / "format" / "copy-warmup"
     record = json.loads((out / "format" / "format_sft_config.json").read_text())
-    assert record["copy_warmup_steps"] == 3 and record["model_path"] == str(warm)  # the format SFT starts from it
+    # the format SFT starts from the copy warm-up's model
+    assert record["warm_start"]["copy_warmup_steps"] == 3 and record["model_path"] == str(warm)
     assert len((warm.with_suffix(".jsonl")).read_text().splitlines()) >= 1  # its loss log
     scratch, copied = (load_file(f / "model.safetensors") for f in (out / "format" / "scratch", warm))
     assert any(not (scratch[k] == copied[k]).all() for k in scratch)  # the warm-up trained the weights
@@ -198,4 +200,4 @@ def test_copy_warmup_is_for_scratch_models(tmp_path: Path) -> None:
     from mindzero.core.errors import UserError
 
     with pytest.raises(UserError, match="copy-warmup-steps is for --model scratch"):
-        train_ssrl(SSRLConfig(preset="cpu-small", out=str(tmp_path), copy_warmup_steps=10))
+        train_ssrl(from_flat(SSRLConfig, preset="cpu-small", out=str(tmp_path), copy_warmup_steps=10))

@@ -9,6 +9,7 @@ import pytest
 
 pytest.importorskip("trl")
 
+from mindzero.core.config import from_flat  # noqa: E402
 from mindzero.core.errors import UserError  # noqa: E402
 from mindzero.core.human import HumanParams  # noqa: E402
 from mindzero.domains.gridworld.hypotheses import parse_goal_particles  # noqa: E402
@@ -20,7 +21,7 @@ from mindzero.train.format_sft import FormatSFTConfig, format_rows, train_format
 def test_targets_parse_on_their_scene_and_ignore_the_goal() -> None:
     from mindzero.envs.gridworld.episodes import generate_episodes
 
-    config = FormatSFTConfig(train_episodes=40, every=1, n_particles=2)
+    config = from_flat(FormatSFTConfig, train_episodes=40, every=1, n_particles=2)
     rows = format_rows(config)
     goals = {ep.layout.to_text(): ep.goal for ep in generate_episodes(40, seed=0, prefix="ssrl")}
     assert len(goals) == 40  # every episode has its own layout: the layout identifies the episode
@@ -39,12 +40,12 @@ def test_targets_parse_on_their_scene_and_ignore_the_goal() -> None:
     assert len(rows) > 300 and named_true_goal / len(rows) < 0.12, named_true_goal / len(rows)
     # Same seed, same targets; another seed, other targets.
     assert [r["completion"] for r in format_rows(config)] == [r["completion"] for r in rows]
-    other = format_rows(FormatSFTConfig(train_episodes=40, every=1, n_particles=2, seed=1))
+    other = format_rows(from_flat(FormatSFTConfig, train_episodes=40, every=1, n_particles=2, seed=1))
     assert [r["completion"] for r in other] != [r["completion"] for r in rows]
 
 
 def test_qa_targets_are_random_letters_whatever_the_answer() -> None:
-    rows = format_rows(FormatSFTConfig(train_episodes=20, task="qa", prompt_style="relative"))
+    rows = format_rows(from_flat(FormatSFTConfig, train_episodes=20, task="qa", prompt_style="relative"))
     letters = [r["completion"][0]["content"] for r in rows]
     assert set(letters) == {"(a)", "(b)"} and 0.3 < letters.count("(a)") / len(letters) < 0.7
     assert all(r["prompt"][0]["content"].startswith("q") for r in rows)  # relative prompts
@@ -52,18 +53,18 @@ def test_qa_targets_are_random_letters_whatever_the_answer() -> None:
 
 def test_bad_options_are_one_line_errors() -> None:
     with pytest.raises(UserError, match="n-particles"):
-        format_rows(FormatSFTConfig(train_episodes=1, n_particles=0))
+        format_rows(from_flat(FormatSFTConfig, train_episodes=1, n_particles=0))
     with pytest.raises(UserError, match="prompt style"):
-        train_format_sft(FormatSFTConfig(prompt_style="long"))
+        train_format_sft(from_flat(FormatSFTConfig, prompt_style="long"))
     with pytest.raises(UserError, match="unknown task"):
-        format_rows(FormatSFTConfig(train_episodes=1, task="chess-moves"))
+        format_rows(from_flat(FormatSFTConfig, train_episodes=1, task="chess-moves"))
     with pytest.raises(UserError, match="unknown domain"):
-        format_rows(FormatSFTConfig(train_episodes=1, domain="chess"))
+        format_rows(from_flat(FormatSFTConfig, train_episodes=1, domain="chess"))
 
 
 def test_two_steps_save_a_model_and_report_the_held_out_check(tiny_model_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "fmt"
-    config = FormatSFTConfig(
+    config = from_flat(FormatSFTConfig, 
         model=str(tiny_model_dir),
         out=str(out),
         train_episodes=2,
@@ -87,7 +88,7 @@ def _untrained_assist_model(folder: Path) -> tuple[list[dict], object, object]:
 
     from mindzero.train.base import CHAT_ROLES, ScratchSpec, build_scratch, load_tokenizer
 
-    rows = format_rows(FormatSFTConfig(train_episodes=12, n_particles=1, prompt_style="relative"))
+    rows = format_rows(from_flat(FormatSFTConfig, train_episodes=12, n_particles=1, prompt_style="relative"))
     texts = [t for r in rows for t in (r["prompt"][0]["content"], r["completion"][0]["content"])]
     path = build_scratch(folder, [*texts, *CHAT_ROLES], ScratchSpec(hidden=32, layers=1), 0)
     return rows, load_tokenizer(path), AutoModelForCausalLM.from_pretrained(str(path))

@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 
+from mindzero.core.config import from_flat  # noqa: E402
 from mindzero.core.errors import UserError
 from mindzero.core.posterior import Posterior
 from mindzero.domains import get_domain
@@ -255,8 +256,10 @@ def test_ssrl_curve_score_mode_needs_one_particle() -> None:
     from mindzero.train.ssrl import SSRLConfig, resolve_config
 
     with pytest.raises(UserError, match="--eval-answer-mode score reads one-particle answers"):
-        resolve_config(SSRLConfig(task="assist", n_particles=8, eval_answer_mode="score", preset="cpu-tiny"))
+        resolve_config(from_flat(SSRLConfig, task="assist", n_particles=8, eval_answer_mode="score", preset="cpu-tiny"))
     with pytest.raises(UserError, match="not samples; drop --eval-samples 4"):
         resolve_config(
-            SSRLConfig(task="assist", n_particles=1, eval_answer_mode="score", eval_samples=4, preset="cpu-tiny")
+            from_flat(
+                SSRLConfig, task="assist", n_particles=1, eval_answer_mode="score", eval_samples=4, preset="cpu-tiny"
+            )
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -23,10 +24,11 @@ from mindzero.train.ssrl import SSRLConfig, train_ssrl  # noqa: E402
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("card") / "run"
-    config = SSRLConfig(
-        preset="cpu-tiny", task="qa", out=str(out), scratch=ScratchSpec(hidden=32, layers=1, heads=2, vocab=400),
-        train_episodes=4, format_steps=2, max_steps=2, prompts_per_step=2, num_generations=2, eval_every=0,
-        save_steps=1,
+    base = SSRLConfig()
+    config = replace(
+        base, preset="cpu-tiny", task="qa", out=str(out), scratch=ScratchSpec(hidden=32, layers=1, heads=2, vocab=400),
+        data=replace(base.data, episodes=4), warm_start=replace(base.warm_start, steps=2), max_steps=2,
+        prompts_per_step=2, num_generations=2, eval_every=0, save_steps=1,
     )  # fmt: skip
     return Path(train_ssrl(config)["final_model"])
 

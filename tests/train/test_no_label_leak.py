@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import mindzero.domains.gridworld.ssrl as gridworld_ssrl
+from mindzero.core.config import from_flat  # noqa: E402
 from mindzero.domains import get_domain
 from mindzero.train.format_sft import FormatSFTConfig, format_rows
 from mindzero.train.ssrl import SSRLConfig, resolve_config, training_rows
@@ -30,11 +31,12 @@ def _permute(rows: list[dict], keys: tuple[str, ...], seed: int) -> list[dict]:
 
 @pytest.mark.parametrize("style", ["compact", "relative", "anchored"])
 def test_assist_batches_ignore_the_true_goal(monkeypatch, style) -> None:
-    config = resolve_config(SSRLConfig(task="assist", train_episodes=6, every=3, n_particles=8, prompt_style=style))
+    options = {"train_episodes": 6, "every": 3, "n_particles": 8, "prompt_style": style}
+    config = resolve_config(from_flat(SSRLConfig, task="assist", **options))
     original = gridworld_ssrl.assist_rows
     generated = original(gridworld_ssrl.TrainData(episodes=6, seed=0, every=3, n_particles=8, prompt_style=style))
     assert len({tuple(r["goal"]) for r in generated}) > 1  # there are labels to permute
-    fmt = FormatSFTConfig(train_episodes=6, every=3, n_particles=8, prompt_style=style)
+    fmt = from_flat(FormatSFTConfig, train_episodes=6, every=3, n_particles=8, prompt_style=style)
     baseline, fmt_baseline = _bytes(rows_of(config)), _bytes(format_rows(fmt))
     monkeypatch.setattr(gridworld_ssrl, "assist_rows", lambda data, *a, **k: _permute(original(data), ("goal",), 1))
     assert _bytes(rows_of(config)) == baseline
@@ -44,7 +46,7 @@ def test_assist_batches_ignore_the_true_goal(monkeypatch, style) -> None:
 
 
 def test_qa_batches_ignore_answers_and_goals(monkeypatch) -> None:
-    config = resolve_config(SSRLConfig(task="qa", train_episodes=8, prompt_style="relative"))
+    config = resolve_config(from_flat(SSRLConfig, task="qa", train_episodes=8, prompt_style="relative"))
     original = gridworld_ssrl.build_split
     rows = original("train", 8, 0, progress=False)
     assert {r["answer"] for r in rows} == {"a", "b"}

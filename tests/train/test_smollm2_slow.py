@@ -17,6 +17,7 @@ pytest.importorskip("trl")
 
 
 def test_smollm2_reasons_answers_and_trains(tmp_path: Path) -> None:
+    from mindzero.core.config import from_flat
     from mindzero.domains import get_domain
     from mindzero.domains.gridworld.qa import build_split
     from mindzero.envs.gridworld.episodes import generate_episodes
@@ -40,6 +41,6 @@ def test_smollm2_reasons_answers_and_trains(tmp_path: Path) -> None:
     assert metrics["n"] == 3 and metrics["parse_failure_rate"] == 0.0
 
     out = tmp_path / "ssrl"
-    summary = train_ssrl(SSRLConfig(out=str(out), train_episodes=1, max_steps=1, save_steps=1))
+    summary = train_ssrl(from_flat(SSRLConfig, out=str(out), train_episodes=1, max_steps=1, save_steps=1))
     assert summary["steps"] == 1
     assert json.loads((out / "train_log.jsonl").read_text().splitlines()[0])["completions"] == 8

@@ -15,6 +15,7 @@ import pytest
 
 pytest.importorskip("trl")
 
+from mindzero.core.config import from_flat  # noqa: E402
 from mindzero.core.errors import UserError  # noqa: E402
 from mindzero.core.human import HumanParams  # noqa: E402
 from mindzero.core.reward import failure_reward  # noqa: E402
@@ -51,7 +52,7 @@ def _config(model: Path, out: Path, **overrides) -> SSRLConfig:
         max_completion_length=8,
         save_steps=1,
     )
-    return SSRLConfig(**{**base, **overrides})
+    return from_flat(SSRLConfig, **{**base, **overrides})
 
 
 def _log(out: Path) -> list[dict]:
@@ -197,31 +198,32 @@ def test_policy_surprise_is_the_sampling_log_probability(tiny_model_dir: Path) -
 
 
 def test_presets_fill_only_unset_options() -> None:
-    cfg = resolve_config(SSRLConfig(preset="gpu-paper", learning_rate=3e-6))
+    cfg = resolve_config(from_flat(SSRLConfig, preset="gpu-paper", learning_rate=3e-6))
     assert cfg.learning_rate == 3e-6 and cfg.beta == 1e-2 and cfg.num_generations == 32 and cfg.use_vllm
     assert cfg.prompts_per_step == 32 and cfg.bf16 and cfg.weight_decay == 1e-2 and cfg.max_grad_norm == 1.0
-    small = resolve_config(SSRLConfig(task="assist"))
-    assert small.model == "smollm2-135m" and small.prompt_style == "compact"
+    small = resolve_config(from_flat(SSRLConfig, task="assist"))
+    assert small.model == "smollm2-135m" and small.data.prompt_style == "compact"
     assert small.max_completion_length == 64 and set(PRESETS) == {"cpu-small", "cpu-tiny", "gpu-paper"}
-    tiny = resolve_config(SSRLConfig(preset="cpu-tiny", task="qa"))
-    assert tiny.model == "scratch" and tiny.prompt_style == "anchored" and tiny.format_steps > 0
-    assert tiny.format_choice_balance and not small.format_choice_balance
+    tiny = resolve_config(from_flat(SSRLConfig, preset="cpu-tiny", task="qa"))
+    assert tiny.model == "scratch" and tiny.data.prompt_style == "anchored" and tiny.warm_start.steps > 0
+    assert tiny.warm_start.choice_balance and not small.warm_start.choice_balance
     with pytest.raises(UserError, match="format-steps"):
-        resolve_config(SSRLConfig(preset="cpu-tiny", format_steps=0))
+        resolve_config(from_flat(SSRLConfig, preset="cpu-tiny", format_steps=0))
     assert tiny.policy_entropy == 0.0 and tiny.scale_rewards == "group"
     # A nested section is filled field by field: the preset's number code, the user's size kept.
     assert tiny.scratch.number_features == 8 and small.scratch.number_features is None
-    own = resolve_config(SSRLConfig(preset="cpu-tiny", scratch=ScratchSpec(hidden=64, number_features=0)))
+    own = resolve_config(from_flat(SSRLConfig, preset="cpu-tiny", scratch=ScratchSpec(hidden=64, number_features=0)))
     assert own.scratch == ScratchSpec(hidden=64, number_features=0)
-    assert resolve_config(SSRLConfig(preset="cpu-tiny", scratch=ScratchSpec(hidden=64))).scratch.number_features == 8
+    sized = resolve_config(from_flat(SSRLConfig, preset="cpu-tiny", scratch=ScratchSpec(hidden=64)))
+    assert sized.scratch.number_features == 8
 
 
 def test_advantage_scaling_reaches_trl(tmp_path: Path) -> None:
     from mindzero.train.ssrl import grpo_args
 
-    config = resolve_config(SSRLConfig(preset="cpu-tiny", scale_rewards="none", policy_entropy=1.0))
+    config = resolve_config(from_flat(SSRLConfig, preset="cpu-tiny", scale_rewards="none", policy_entropy=1.0))
     assert grpo_args(config, tmp_path).scale_rewards == "none"
-    assert grpo_args(resolve_config(SSRLConfig(preset="cpu-tiny")), tmp_path).scale_rewards == "group"
+    assert grpo_args(resolve_config(from_flat(SSRLConfig, preset="cpu-tiny")), tmp_path).scale_rewards == "group"
 
 
 @pytest.mark.parametrize(
@@ -238,7 +240,7 @@ def test_advantage_scaling_reaches_trl(tmp_path: Path) -> None:
 )
 def test_bad_options_are_user_errors(overrides: dict, message: str) -> None:
     with pytest.raises(UserError, match=message):
-        resolve_config(SSRLConfig(**overrides))
+        resolve_config(from_flat(SSRLConfig, **overrides))
 
 
 def test_resume_before_the_first_checkpoint_starts_at_step_zero(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -254,13 +256,13 @@ def test_resume_before_the_first_checkpoint_starts_at_step_zero(tmp_path: Path, 
 
 def test_missing_model(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="does not exist"):
-        train_ssrl(SSRLConfig(model=str(tmp_path / "nope"), out=str(tmp_path)))
+        train_ssrl(from_flat(SSRLConfig, model=str(tmp_path / "nope"), out=str(tmp_path)))
 
 
 def test_missing_optional_package_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setitem(sys.modules, "peft", None)  # import peft now raises ImportError
     with pytest.raises(UserError, match=r'needs peft: pip install "mindzero\[llm\]"'):
-        train_ssrl(SSRLConfig(out=str(tmp_path), lora=True))
+        train_ssrl(from_flat(SSRLConfig, out=str(tmp_path), lora=True))
 
 
 def test_cli_help_and_errors(tmp_path: Path) -> None:
@@ -302,7 +304,7 @@ def test_gpu_paper_preset_checks_and_runs_a_vision_language_backbone(
     """The gpu-paper path with a local Qwen3-VL folder: its batch arithmetic over processes, the
     one-line error without vLLM, and (vLLM and bf16 off, as on this CPU) a GRPO step."""
     vl = _tiny_qwen3_vl(tiny_model_dir, tmp_path / "qwen3-vl")
-    config = resolve_config(SSRLConfig(preset="gpu-paper", model=str(vl), out=str(tmp_path / "run")))
+    config = resolve_config(from_flat(SSRLConfig, preset="gpu-paper", model=str(vl), out=str(tmp_path / "run")))
     with pytest.raises(UserError, match="--bf16 needs a CUDA GPU"):
         ssrl.grpo_args(config, tmp_path / "run")
     config = replace(config, bf16=False)  # this CPU; the arithmetic below is the GPU run's
@@ -316,8 +318,8 @@ def test_gpu_paper_preset_checks_and_runs_a_vision_language_backbone(
     with pytest.raises(UserError, match="needs vllm"):
         train_ssrl(config)
     cpu = dict(use_vllm=False, gradient_checkpointing=False, num_generations=2, prompts_per_step=2)
-    cpu |= dict(micro_batch=2, max_steps=1, max_completion_length=4, train_episodes=2, eval_every=0, task="qa")
-    summary = train_ssrl(replace(config, prompt_style="compact", **cpu))
+    cpu |= dict(micro_batch=2, max_steps=1, max_completion_length=4, eval_every=0, task="qa")
+    summary = train_ssrl(replace(config, data=replace(config.data, episodes=2, prompt_style="compact"), **cpu))
     assert summary["steps"] == 1 and (Path(summary["final_model"]) / "config.json").is_file()
     saved = json.loads((Path(summary["final_model"]) / "config.json").read_text())
     assert saved["architectures"] == ["Qwen3VLForConditionalGeneration"]
@@ -357,7 +359,7 @@ def test_ablation_trains_every_row_from_the_recipe_and_evaluates_it(
     assert "no-entropy" in table and "single" in table
     for row, particles in (("no-entropy", 2), ("single", 1)):
         trained = json.loads((out / row / "seed3" / "ssrl_config.json").read_text())
-        assert trained["ablation"] == row and trained["n_particles"] == particles and trained["seed"] == 3
+        assert trained["ablation"] == row and trained["data"]["n_particles"] == particles and trained["seed"] == 3
         assert trained["learning_rate"] == 0.0003 and trained["policy_entropy"] == 0.5  # the recipe's
         assert trained["max_steps"] == 1 and trained["task"] == "assist"
     results = json.loads((out / "results.json").read_text())
@@ -394,5 +396,6 @@ def test_ablation_trains_every_row_from_the_recipe_and_evaluates_it(
 def test_shipped_configs_are_valid(path: Path) -> None:
     from mindzero.core.config import config_from_file
 
-    config = resolve_config(replace(config_from_file(SSRLConfig, path), data=None))  # data files are made by users
+    base = config_from_file(SSRLConfig, path)
+    config = resolve_config(replace(base, data=replace(base.data, path=None)))  # data files are made by users
     assert config.task in ("qa", "assist") and config.max_steps >= 1

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from mindzero import domains
+from mindzero.core.config import from_flat  # noqa: E402
 from mindzero.core.human import HumanParams
 from mindzero.core.parsing import ParseResult
 from mindzero.core.posterior import Posterior
@@ -207,7 +208,7 @@ def test_one_grpo_step_in_another_domain(line_domain, tiny_model_dir, tmp_path) 
     pytest.importorskip("trl")
     from mindzero.train.ssrl import SSRLConfig, train_ssrl
 
-    config = SSRLConfig(
+    config = from_flat(SSRLConfig, 
         domain="line",
         task="guess",
         model=str(tiny_model_dir),
