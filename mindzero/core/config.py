@@ -147,18 +147,22 @@ def _required(f: dataclasses.Field) -> bool:
     return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
 
 
-def add_dataclass_flags(parser: argparse.ArgumentParser, cls: type, prefix: str = "") -> None:
-    """Add one ``--field-name`` flag per dataclass field (nested configs as ``--name-field``),
-    plus ``--config FILE``. Flags keep their text; :func:`config_from_args` converts and checks it."""
+def add_dataclass_flags(parser: argparse.ArgumentParser, cls: type, prefix: str = "", defaults: Any = None) -> None:
+    """Add one ``--field-name`` flag per dataclass field (nested configs as ``--name-field``, their
+    shown defaults the enclosing config's: ``defaults``), plus ``--config FILE``. Flags keep their
+    text; :func:`config_from_args` converts and checks it."""
     hints = typing.get_type_hints(cls)
     for f in dataclasses.fields(cls):
         nested = _nested(hints, f)
         if nested is not None:
             group = parser.add_argument_group(f"{f.name} ({f.metadata.get('help', nested.__name__)})")
-            add_dataclass_flags(group, nested, prefix=f"{prefix}{f.name}.")  # type: ignore[arg-type]
+            inner = f.default_factory() if f.default_factory is not dataclasses.MISSING else None
+            add_dataclass_flags(group, nested, prefix=f"{prefix}{f.name}.", defaults=inner)  # type: ignore[arg-type]
             continue
         if _required(f):
             default = "required"
+        elif defaults is not None:
+            default = f"default: {getattr(defaults, f.name)}"
         else:
             default = f"default: {f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default}"
         if any(key in f.metadata for key in ("le", "lt")):
