@@ -235,6 +235,7 @@ def mentions(sent, context: frozenset[str] = frozenset()) -> list[Mention]:
             kinds = {"about_to_open": "about", "from_right": "right", "from_left": "filler"}
             out.append(Mention(kinds.get(kind, kind), s.start, s.end))
     out += _bare_ordinals(doc, out)
+    out += _list_heading(doc, out)
     out.sort(key=lambda m: m.start)
     out = sorted(out + _cabinet_lists(doc, out), key=lambda m: m.start)
     out = _back_references(doc, _apply_from_right(out))
@@ -292,6 +293,19 @@ def _furniture(doc, start: int, end: int, kind: str) -> Mention:
     if doc[end - 1].lower_ != doc[end - 1].lemma_:  # "the cupboards": all of them, or some, but which?
         return Mention("vague", start, end, name=kind)
     return Mention("places", start, end, name=kind, places=[(kind, None, False)])
+
+
+def _list_heading(doc, found: list[Mention]) -> list[Mention]:
+    """Ordinals that start a line of a list of cabinets ("2nd: a bag of chips", "5th, 6th, 8th -
+    empty"): in a household story only kitchen cabinets are counted so."""
+    taken = {i for m in found for i in range(m.start, m.end)}
+    j = 0
+    while j < len(doc) and (_ordinal(doc[j]) is not None or (j and doc[j].lower_ in (",", "and"))):
+        j += 1
+    values = [_ordinal(t) for t in doc[:j] if _ordinal(t) is not None]
+    if not values or taken & set(range(j)) or j >= len(doc) or doc[j].text not in (":", "-", "–", "—"):
+        return []
+    return [Mention("places", 0, j, name="cabinet", places=[("cabinet", v, False) for v in values])]
 
 
 def _bare_ordinals(doc, found: list[Mention]) -> list[Mention]:

@@ -408,6 +408,7 @@ def _assign(
     named: list[tuple[str, int | None]] = []
     pairs: list[tuple[str, Mention]] = []
     toks = sent.tokens
+    named_here = False  # whether a clause of this sentence has named a place yet
     for lo, hi in _clauses(sent):
         # "the bedroom has a desk, and the bathroom has a cabinet": each clause in the room it names
         room = next((m.name for m in sent.found if lo <= m.start < hi and m.kind == "room"), room)
@@ -440,13 +441,16 @@ def _assign(
             last = [p for p, o in new_pairs if o is new_pairs[-1][1]] if new_pairs else []
             owner = last or [place_id(room, *ki) for ki in new_places] or owner
         if orphans:
-            # "... also stored there", "it holds ...", "Fridge: an apple" (after a colon or dash)
-            refers = words & {"there", "it", "its"} or toks[lo].text in (":", "-", "–", "—")
-            given = _give(previous, orphans, words, tied=False) if refers else None
+            # "... also stored there", "it holds ...", or "Fridge: an apple" — after a colon or dash
+            # only when this sentence named the place before it (never a place of an earlier line)
+            pronoun = bool(words & {"there", "it", "its"})
+            heading = toks[lo].text in (":", "-", "–", "—") and named_here
+            given = _give(previous, orphans, words, tied=False) if pronoun or heading else None
             if given is None:
                 return None
             pairs += given[1]
         previous = owner or previous  # "... has a coffee table; a book is on it"
+        named_here = named_here or bool(owner)
     return named, pairs, room
 
 
