@@ -120,7 +120,7 @@ CASES = [
     (["stories", "scale-eval", "--beam", "maybe"], "--beam must be true or false, got maybe"),
     (["train", "ssrl", "--seed", "-3"], "--seed must be at least 0, got -3"),
     (["train", "ssrl", "--human-epsilon", "-0.1"], "--human-epsilon must be in [0, 1], got -0.1"),
-    (["train", "format-sft", "--learning-rate", "0"], "--learning-rate must be greater than 0, got 0.0"),
+    (["train", "format-sft", "--warm-start-learning-rate", "0"], "--warm-start-learning-rate must be greater than 0"),
     (["train", "pbm", "--heldout-fraction", "1"], "--heldout-fraction must be in (0, 1), got 1.0"),
     (["train", "pbm", "--model", "/nope"], "model path '/nope' does not exist"),  # before any data is built
     (["train", "ablation", "--rows", "none,bogus"], "--rows must be one of none, no-prior, single, no-entropy"),
