@@ -86,6 +86,16 @@ class TrainConfig:
     seed: int = field(default=0, metadata={"help": "training seed (sampling, shuffling, initialisation)", "ge": 0})
 
 
+#: The rows' options that moved from flat trainer flags into the ``data`` section (one release).
+DATA_RENAMED = {
+    "train_episodes": "data.episodes",
+    "every": "data.every",
+    "n_particles": "data.n_particles",
+    "prompt_style": "data.prompt_style",
+    "data_seed": "data.seed",
+}
+
+
 def domain_task(domain_name: str, task_name: str, prompt_style: str) -> tuple[Any, Any]:
     """(domain, task) of a trainer's options, checked once: the task exists in the domain and the
     prompt style is one of the domain's."""

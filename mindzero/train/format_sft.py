@@ -34,6 +34,7 @@ from mindzero.llm.card import ModelCard
 from mindzero.llm.models import resolve_model
 from mindzero.train.base import (
     CHAT_ROLES,
+    DATA_RENAMED,
     SCRATCH,
     ScratchSpec,
     TrainConfig,
@@ -83,11 +84,7 @@ class FormatSFTConfig(TrainConfig):
 
     #: Options that moved into the data and warm-start sections (the old names work for one release).
     RENAMED: ClassVar[dict[str, str]] = {
-        "train_episodes": "data.episodes",
-        "every": "data.every",
-        "n_particles": "data.n_particles",
-        "prompt_style": "data.prompt_style",
-        "data_seed": "data.seed",
+        **DATA_RENAMED,
         "max_steps": "warm_start.steps",
         "batch_size": "warm_start.batch_size",
         "learning_rate": "warm_start.learning_rate",

@@ -54,6 +54,7 @@ from mindzero.llm.card import ModelCard
 from mindzero.llm.models import load_language_model, resolve_model
 from mindzero.tasks.curves import assist_decisions, score_assist, score_qa
 from mindzero.train.base import (
+    DATA_RENAMED,
     SCRATCH,
     ScratchSpec,
     TrainConfig,
@@ -95,11 +96,7 @@ class SSRLConfig(TrainConfig):
 
     #: Options that moved into the data and warm-start sections (the old names work for one release).
     RENAMED: ClassVar[dict[str, str]] = {
-        "train_episodes": "data.episodes",
-        "every": "data.every",
-        "n_particles": "data.n_particles",
-        "prompt_style": "data.prompt_style",
-        "data_seed": "data.seed",
+        **DATA_RENAMED,
         "data": "data.path",
         "format_steps": "warm_start.steps",
         "format_choice_temperature": "warm_start.choice_temperature",
