@@ -39,3 +39,30 @@ def test_an_option_past_its_bound_is_a_one_line_error(argv: list[str], capsys) -
     assert err.count("\n") == 1 and "must be in [" in err, err
     assert time.perf_counter() - started < 2.0
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 1_000_000  # kB: under 1 GB more
+
+
+MORE_PROBES = [
+    ["stories", "scale-eval", "--stories", "100001"],
+    ["stories", "scale-eval", "--pool", "1025"],
+    ["stories", "scale-eval", "--ns", "1,2048"],
+    ["stories", "scale-eval", "--trials", "10001"],
+    ["stories", "scale-eval", "--max-new-tokens", "32769"],
+    ["stories", "scale-eval", "--beam-k", "257"],
+    ["stories", "scale-eval", "--beam-b", "257"],
+    ["stories", "pbm-data", "--samples", "1025"],
+    ["stories", "pbm-data", "--max-new-tokens", "32769"],
+    ["gridworld", "qa-eval", "--data", "x.jsonl", "--max-new-tokens", "32769"],
+    ["gridworld", "assist", "--reasoner", "llm", "--max-new-tokens", "32769"],
+    ["household", "assist", "--max-new-tokens", "32769"],
+    ["household", "mmtom-eval", "--data", "x.jsonl", "--max-new-tokens", "32769"],
+    ["serve", "--max-sessions", "100001"],
+    ["serve", "--study-tasks", "1001"],
+    ["train", "ablation", "--episodes", "10001"],
+    ["train", "ssrl", "--eval-questions", "100001"],
+    ["train", "ssrl", "--data-episodes", "1000001"],
+]
+
+
+@pytest.mark.parametrize("argv", MORE_PROBES, ids=[" ".join(a[:4]) for a in MORE_PROBES])
+def test_more_options_past_their_bounds(argv: list[str], capsys) -> None:
+    test_an_option_past_its_bound_is_a_one_line_error(argv, capsys)

@@ -56,7 +56,9 @@ class QAEvalConfig(LLMOptions):
             "choices": ANSWER_MODES,
         },
     )
-    max_new_tokens: int = field(default=16, kw_only=True, metadata={"help": "completion token budget", "ge": 1})
+    max_new_tokens: int = field(
+        default=16, kw_only=True, metadata={"help": "completion token budget", "ge": 1, "le": 32_768}
+    )
 
 
 def _fields(cls: type, config: object) -> dict:

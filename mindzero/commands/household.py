@@ -55,7 +55,9 @@ class RunSettings:
 class AssistConfig(AssistLLMOptions, RunSettings):
     """``household assist``: which reasoners, on which apartments and episodes."""
 
-    max_new_tokens: int = field(default=96, kw_only=True, metadata={"help": "completion token budget", "ge": 1})
+    max_new_tokens: int = field(
+        default=96, kw_only=True, metadata={"help": "completion token budget", "ge": 1, "le": 32_768}
+    )
 
     reasoner: list[str] = field(
         default_factory=lambda: ["none", "random", "oracle", "smc"],
@@ -88,7 +90,9 @@ class MMToMEvalConfig(ModelOptions):
             "choices": ANSWER_MODES,
         },
     )
-    max_new_tokens: int = field(default=16, kw_only=True, metadata={"help": "completion token budget", "ge": 1})
+    max_new_tokens: int = field(
+        default=16, kw_only=True, metadata={"help": "completion token budget", "ge": 1, "le": 32_768}
+    )
     strict: bool = field(
         default=False, metadata={"help": "any sentence the reader cannot read is an error (exit 2), not a note"}
     )

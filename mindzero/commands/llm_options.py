@@ -28,7 +28,7 @@ class ModelOptions(EndpointOptions):
     )
     dtype: str = field(default="float32", metadata={"help": "weights dtype of local models", "choices": DTYPES})
     temperature: float = field(default=0.0, metadata={"help": "0 = greedy decoding", "ge": 0})
-    max_new_tokens: int = field(default=64, metadata={"help": "completion token budget", "ge": 1})
+    max_new_tokens: int = field(default=64, metadata={"help": "completion token budget", "ge": 1, "le": 32_768})
 
     def require_model(self) -> None:
         if self.model is None:

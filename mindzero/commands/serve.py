@@ -61,12 +61,16 @@ class ServeConfig(AssistLLMOptions, EpisodeConfig):
         default=None,
         metadata={"help": "tick limit of a played episode; None = 100 (gridworld), 250 (household)", "ge": 1},
     )
-    max_sessions: int = field(default=1000, metadata={"help": "sessions held at once (memory bound)", "ge": 1})
+    max_sessions: int = field(
+        default=1000, metadata={"help": "sessions held at once (memory bound)", "ge": 1, "le": 100_000}
+    )
     session_ttl: float = field(default=1800.0, metadata={"help": "seconds before an unused session expires", "gt": 0})
     hide_posterior: bool = field(default=False, metadata={"help": "never send the helper's goal distribution"})
     runs: str | None = field(default="runs", metadata={"help": "folder of assistance runs for the episode viewer"})
     study_logs: str | None = field(default=None, metadata={"help": "turn on study mode, logging to this folder"})
-    study_tasks: int = field(default=4, metadata={"help": "tasks (episodes 0..N-1) per participant", "ge": 1})
+    study_tasks: int = field(
+        default=4, metadata={"help": "tasks (episodes 0..N-1) per participant", "ge": 1, "le": 1_000}
+    )
     study_conditions: list[str] = field(
         default_factory=lambda: [SOLO, "exact"],
         metadata={"help": "conditions each task is played under", "choices": (SOLO, *ALL_REASONERS)},

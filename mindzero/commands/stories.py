@@ -119,7 +119,9 @@ class PBMDataConfig(EndpointOptions):
     )
     corruptions: int = field(default=2, metadata={"help": "corrupted traces per question (gold source)", "ge": 0})
     policy: str = field(default="smollm2-135m", metadata={"help": "model spec of the policy (policy source)"})
-    samples: int = field(default=4, metadata={"help": "traces sampled per question (policy source)", "ge": 1})
+    samples: int = field(
+        default=4, metadata={"help": "traces sampled per question (policy source)", "ge": 1, "le": 1_024}
+    )
     batch: int = field(
         default=8,
         metadata={
@@ -128,7 +130,7 @@ class PBMDataConfig(EndpointOptions):
         },
     )
     temperature: float = field(default=0.7, metadata={"help": "policy sampling temperature", "ge": 0})
-    max_new_tokens: int = field(default=1024, metadata={"help": "tokens per sampled trace", "ge": 1})
+    max_new_tokens: int = field(default=1024, metadata={"help": "tokens per sampled trace", "ge": 1, "le": 32_768})
     with_example: bool = field(default=True, metadata={"help": "include the worked example in the policy prompt"})
     no_hf: bool = field(default=False, metadata={"help": "skip the Hugging Face datasets export"})
     mode: str = _mode_field()

@@ -204,7 +204,9 @@ class AblationConfig:
     n_particles: int = field(
         default=8, metadata={"help": "particles per completion (the single row asks for 1)", "ge": 1}
     )
-    episodes: int = field(default=20, metadata={"help": "assistance episodes per evaluation seed", "ge": 1})
+    episodes: int = field(
+        default=20, metadata={"help": "assistance episodes per evaluation seed", "ge": 1, "le": 10_000}
+    )
     eval_seeds: list[int] = field(default_factory=lambda: [10, 20, 30], metadata={"help": "assistance seeds", "ge": 0})
     temperature: float = field(
         default=0.0,

@@ -66,7 +66,9 @@ class ScaleEvalConfig(EndpointOptions):
         default=None, metadata={"help": f"path to the official Hi-ToM_data.json (data=hitom; from {HITOM_URL})"}
     )
     ood: str | None = field(default=None, metadata={"help": "OOD stories JSONL (default: the shipped set)"})
-    stories: int = field(default=20, metadata={"help": "generated stories (data=generated), 5 questions each", "ge": 1})
+    stories: int = field(
+        default=20, metadata={"help": "generated stories (data=generated), 5 questions each", "ge": 1, "le": 100_000}
+    )
     lengths: list[int] = field(
         default_factory=lambda: [1],
         metadata={"help": "chapters per generated story, cycled (data=generated)", "choices": (1, 2, 3)},
@@ -97,18 +99,22 @@ class ScaleEvalConfig(EndpointOptions):
     reuse_traces: str | None = field(
         default=None, metadata={"help": "traces.jsonl of an earlier run on the same questions: rescore, don't sample"}
     )
-    pool: int = field(default=16, metadata={"help": "traces sampled per question (largest N)", "ge": 1})
-    ns: list[int] = field(default_factory=lambda: [1, 2, 4, 8, 16], metadata={"help": "budgets N", "ge": 1})
-    trials: int = field(default=20, metadata={"help": "random size-N subsets of the pool per question", "ge": 1})
+    pool: int = field(default=16, metadata={"help": "traces sampled per question (largest N)", "ge": 1, "le": 1_024})
+    ns: list[int] = field(
+        default_factory=lambda: [1, 2, 4, 8, 16], metadata={"help": "budgets N", "ge": 1, "le": 1_024}
+    )
+    trials: int = field(
+        default=20, metadata={"help": "random size-N subsets of the pool per question", "ge": 1, "le": 10_000}
+    )
     temperature: float = field(default=0.7, metadata={"help": "policy sampling temperature", "ge": 0})
-    max_new_tokens: int = field(default=1024, metadata={"help": "tokens per sampled trace", "ge": 1})
+    max_new_tokens: int = field(default=1024, metadata={"help": "tokens per sampled trace", "ge": 1, "le": 32_768})
     with_example: bool = field(default=True, metadata={"help": "include the worked example in the prompt"})
     batch: int = field(default=16, metadata={"help": "sequences per policy call", "ge": 1})
     verifier_batch: int = field(default=8, metadata={"help": "traces per verifier forward pass", "ge": 1})
     dtype: str = field(default="float32", metadata={"help": "policy dtype (transformers backend)", "choices": DTYPES})
     beam: bool = field(default=False, metadata={"help": "also run step-level beam search"})
-    beam_k: int = field(default=4, metadata={"help": "beams kept", "ge": 1})
-    beam_b: int = field(default=4, metadata={"help": "candidates per beam and step", "ge": 1})
+    beam_k: int = field(default=4, metadata={"help": "beams kept", "ge": 1, "le": 256})
+    beam_b: int = field(default=4, metadata={"help": "candidates per beam and step", "ge": 1, "le": 256})
     step_tokens: int = field(default=96, metadata={"help": "tokens per proposed step (beam search)", "ge": 1})
     seed: int = field(default=0, metadata={"help": "seed of sampling, subsets and question choice", "ge": 0})
     out: str = field(default="runs/scale-eval", metadata={"help": "output folder"})

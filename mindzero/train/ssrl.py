@@ -185,7 +185,9 @@ class SSRLConfig(TrainConfig):
         default=None,
         metadata={"help": "held-out learning curve every N steps into OUT/curves.jsonl (0 = off)", "ge": 0},
     )
-    eval_questions: int = field(default=300, metadata={"help": "qa: held-out questions of the learning curve", "ge": 1})
+    eval_questions: int = field(
+        default=300, metadata={"help": "qa: held-out questions of the learning curve", "ge": 1, "le": 100_000}
+    )
     eval_episodes: int = field(
         default=12, metadata={"help": "assist: held-out episodes of the learning curve", "ge": 1}
     )
