@@ -114,7 +114,7 @@ CASES = [
     (["stories", "pbm-data", "--source", "gold,policy"], "--source must be one of gold, policy, both"),
     (["stories", "pbm-eval", "--pbm", "{pbm}", "--batch-size", "0"], "--batch-size must be at least 1, got 0"),
     (["stories", "scale-eval", "--per-order", "-1"], "--per-order must be at least 1, got -1"),
-    (["stories", "scale-eval", "--ns", "0,4"], "--ns must be at least 1, got 0"),
+    (["stories", "scale-eval", "--ns", "0,4"], "--ns must be in [1, 1024], got 0"),
     (["stories", "scale-eval", "--ns", "1,32"], "largest N (32) exceeds --pool 16"),
     (["stories", "scale-eval", "--error-rate", "inf"], "--error-rate must be a finite number, got inf"),
     (["stories", "scale-eval", "--beam", "maybe"], "--beam must be true or false, got maybe"),

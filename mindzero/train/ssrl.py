@@ -214,11 +214,16 @@ class SSRLConfig(TrainConfig):
 
 def resolve_config(config: SSRLConfig) -> SSRLConfig:
     """Fill unset options from the preset and check the values a user can get wrong."""
+    return resolve_run(config)[0]
+
+
+def resolve_run(config: SSRLConfig) -> tuple[SSRLConfig, Domain, SSRLTask]:
+    """(the resolved config, its domain, its task): the one place a run's domain is looked up."""
     validate(config)
     config = apply_preset(config, PRESETS)
     validate(config)  # the preset's values too
     check_scratch(config.warm_start.copy_warmup_steps, config.model)
-    _, task = domain_task(config.domain, config.task, config.data.prompt_style)
+    domain, task = domain_task(config.domain, config.task, config.data.prompt_style)
     if config.max_completion_length is None:
         config = replace(config, max_completion_length=task.completion_tokens)
     if config.model == SCRATCH and not config.warm_start.steps:
@@ -233,7 +238,7 @@ def resolve_config(config: SSRLConfig) -> SSRLConfig:
             "--eval-answer-mode score reads the model's probabilities, not samples; "
             f"drop --eval-samples {config.eval_samples}"
         )
-    return config
+    return config, domain, task
 
 
 def training_rows(config: SSRLConfig, task: SSRLTask) -> list[dict]:
@@ -560,8 +565,7 @@ def curve_callbacks(config: SSRLConfig, domain: Domain, task: SSRLTask, out: Pat
 
 def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     """Run GRPO; returns a summary (steps, seconds, final model folder, last logged statistics)."""
-    config = resolve_config(config)
-    domain, task = domain_task(config.domain, config.task, config.data.prompt_style)  # resolved once, passed down
+    config, domain, task = resolve_run(config)  # the domain is looked up once and passed down
     out = Path(config.out)
     checkpoint = resume_checkpoint(out, config.resume)
     if config.use_vllm:
