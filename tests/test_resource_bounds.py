@@ -58,3 +58,9 @@ def test_an_option_past_its_bound_is_a_one_line_error(argv: list[str], capsys) -
     assert time.perf_counter() - started < 2.0
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 1_000_000  # kB: under 1 GB more
 
+
+
+def test_a_huge_option_value_is_quoted_short(capsys) -> None:
+    assert main(["gridworld", "assist", "--protocol", "x" * 5000]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and len(err) < 400 and "(5,000 characters)" in err
