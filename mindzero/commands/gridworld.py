@@ -98,6 +98,9 @@ def cmd_assist(args: argparse.Namespace) -> int:
     config = config_from_args(AssistConfig, args)
     names = config.reasoner
     llm_settings = config.assist_settings(domain.prompt_styles) if "llm" in names else None
+    if llm_settings is not None:  # the record says how the model was asked (its card may have chosen)
+        settled = {"prompt_style": llm_settings.prompt_style, "n_particles": llm_settings.n_particles}
+        config = dataclasses.replace(config, **settled)
     folder = claim_out(args.out, "gridworld assist", config, args.overwrite, args.resume)
     settings = AssistSettings(**_fields(AssistSettings, config))
     runs = episodes(EpisodeConfig(**_fields(EpisodeConfig, config)))
@@ -130,6 +133,8 @@ def cmd_qa_eval(args: argparse.Namespace) -> int:
     domain = get_domain(DOMAIN)
     config = config_from_args(QAEvalConfig, args)
     llm_settings = config.llm_settings(domain.prompt_styles) if config.reasoner == "llm" else None
+    if llm_settings is not None:  # the record says how the model was asked (its card may have chosen)
+        config = dataclasses.replace(config, prompt_style=llm_settings.prompt_style)
     folder = claim_out(args.out, "gridworld qa-eval", config, args.overwrite, args.resume)
     rows = read_jsonl(config.data, QUESTION_FIELDS, hint="make one with `mindzero gridworld qa-data`")
     rows = rows[: config.limit]

@@ -1,0 +1,94 @@
+"""The cpu-tiny QA learning claim as a table from runs: the recipe trained on several seeds, each
+final model evaluated by ``gridworld qa-eval`` on one shared test split with no decoding flags (the
+model card says how to ask it), and one table of wall time, the held-out curve at fixed steps,
+final accuracy, and mean ± sd.
+
+    python benchmarks/learning_claims.py --seeds 0,1,2 --out runs/learning-claims   # ~45 min a seed here
+
+The README and docs/ssrl.md quote the table this writes (``OUT/table.md``), nothing else.
+``--smoke`` shrinks every stage (a tiny model, a few steps) to check the pipeline in seconds.
+Finished stages are reused, so a cut run continues where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+from mindzero.cli import main as mindzero
+from mindzero.core.results import atomic_write_text, dumps_json
+
+#: Steps at which the held-out curve is reported (those the run reached).
+CURVE_STEPS = (0, 100, 200, 400, 800, 1200)
+#: The recipe (docs/ssrl.md, R1): the cpu-tiny preset on QA, four completion tokens.
+RECIPE = ["train", "ssrl", "--preset", "cpu-tiny", "--task", "qa", "--max-completion-length", "4"]
+SMOKE = ["--scratch-hidden", "32", "--scratch-layers", "1", "--scratch-heads", "2", "--scratch-vocab", "400",
+         "--data-episodes", "4", "--warm-start-steps", "2", "--prompts-per-step", "2", "--num-generations", "2",
+         "--eval-every", "1", "--eval-questions", "6", "--save-steps", "1"]  # fmt: skip
+
+
+def run(argv: list[str]) -> None:
+    if mindzero(argv) != 0:
+        raise SystemExit(f"failed: mindzero {' '.join(argv)}")
+
+
+def seed_row(seed: int, out: Path, test: Path, max_steps: int, smoke: bool) -> dict:
+    """Train (or reuse) one seed's run, evaluate its final model, and read its curve."""
+    folder = out / f"seed{seed}"
+    started = time.perf_counter()
+    if not (folder / "final" / "config.json").is_file():
+        resume = ["--resume", "true"] if folder.is_dir() else []
+        run([*RECIPE, *(SMOKE if smoke else []), "--seed", str(seed), "--max-steps", str(max_steps),
+             "--out", str(folder), *resume])  # fmt: skip
+    seconds = time.perf_counter() - started
+    evaluation = out / f"eval-seed{seed}"
+    if not (evaluation / "results.json").is_file():
+        run(["gridworld", "qa-eval", "--data", str(test), "--reasoner", "llm", "--model", str(folder / "final"),
+             "--max-new-tokens", "4", "--out", str(evaluation), "--overwrite"])  # fmt: skip
+    accuracy = json.loads((evaluation / "results.json").read_text())["metrics"]["accuracy"]
+    curve = {json.loads(line)["step"]: json.loads(line)["accuracy"] for line in (folder / "curves.jsonl").open()}
+    log = [json.loads(line) for line in (folder / "train_log.jsonl").open()]
+    wall = log[-1]["seconds"] if log else seconds
+    return {"seed": seed, "train_seconds": wall, "curve": {s: curve[s] for s in CURVE_STEPS if s in curve},
+            "qa_eval_accuracy": accuracy}  # fmt: skip
+
+
+def table(rows: list[dict]) -> str:
+    """The markdown table: one row per seed, then mean ± sd of the final accuracy."""
+    steps = sorted({s for r in rows for s in r["curve"]})
+    lines = ["| seed | train min | " + " | ".join(f"curve @{s}" for s in steps) + " | qa-eval accuracy |",
+             "|---" * (3 + len(steps)) + "|"]  # fmt: skip
+    for r in rows:
+        points = " | ".join(f"{r['curve'][s]:.3f}" if s in r["curve"] else "–" for s in steps)
+        lines.append(f"| {r['seed']} | {r['train_seconds'] / 60:.1f} | {points} | {r['qa_eval_accuracy']:.3f} |")
+    finals = [r["qa_eval_accuracy"] for r in rows]
+    spread = statistics.stdev(finals) if len(finals) > 1 else 0.0
+    lines.append(f"\nmean ± sd over {len(rows)} seeds: {statistics.mean(finals):.3f} ± {spread:.3f}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", default="0,1,2", help="comma list of training seeds")
+    parser.add_argument("--max-steps", type=int, default=1200, help="GRPO steps per seed (the preset's)")
+    parser.add_argument("--test-episodes", type=int, default=100, help="episodes of the shared test split")
+    parser.add_argument("--out", type=Path, default=Path("runs/learning-claims"))
+    parser.add_argument("--smoke", action="store_true", help="tiny model and steps: check the pipeline")
+    args = parser.parse_args(argv)
+    data = args.out / "qa-data"
+    if not (data / "test.jsonl").is_file():
+        run(["gridworld", "qa-data", "--train-episodes", "1", "--test-episodes", str(args.test_episodes),
+             "--images", "false", "--seed", "0", "--out", str(data), "--overwrite"])  # fmt: skip
+    seeds = [int(s) for s in args.seeds.split(",")]
+    rows = [seed_row(seed, args.out, data / "test.jsonl", args.max_steps, args.smoke) for seed in seeds]
+    text = table(rows)
+    atomic_write_text(args.out / "table.md", text)
+    atomic_write_text(args.out / "table.json", dumps_json(rows))
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
