@@ -66,7 +66,8 @@ def table(rows: list[dict]) -> str:
         lines.append(f"| {r['seed']} | {r['train_seconds'] / 60:.1f} | {points} | {r['qa_eval_accuracy']:.3f} |")
     finals = [r["qa_eval_accuracy"] for r in rows]
     spread = statistics.stdev(finals) if len(finals) > 1 else 0.0
-    lines.append(f"\nmean ± sd over {len(rows)} seeds: {statistics.mean(finals):.3f} ± {spread:.3f}")
+    seeds = f"{len(rows)} seed" + ("s" if len(rows) != 1 else "")
+    lines.append(f"\nmean ± sd over {seeds}: {statistics.mean(finals):.3f} ± {spread:.3f}")
     return "\n".join(lines) + "\n"
 
 
