@@ -152,6 +152,11 @@ def _required(f: dataclasses.Field) -> bool:
     return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
 
 
+def _default(f: dataclasses.Field) -> Any:
+    """A field's default value (a fresh one from its factory); MISSING for a required field."""
+    return f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+
+
 def add_dataclass_flags(parser: argparse.ArgumentParser, cls: type, prefix: str = "", defaults: Any = None) -> None:
     """Add one ``--field-name`` flag per dataclass field (nested configs as ``--name-field``, their
     shown defaults the enclosing config's: ``defaults``), plus ``--config FILE``. Flags keep their
@@ -161,15 +166,13 @@ def add_dataclass_flags(parser: argparse.ArgumentParser, cls: type, prefix: str 
         nested = _nested(hints, f)
         if nested is not None:
             group = parser.add_argument_group(f"{f.name} ({f.metadata.get('help', nested.__name__)})")
-            inner = f.default_factory() if f.default_factory is not dataclasses.MISSING else None
+            inner = _default(f)
             add_dataclass_flags(group, nested, prefix=f"{prefix}{f.name}.", defaults=inner)  # type: ignore[arg-type]
             continue
         if _required(f):
             default = "required"
-        elif defaults is not None:
-            default = f"default: {getattr(defaults, f.name)}"
         else:
-            default = f"default: {f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default}"
+            default = f"default: {getattr(defaults, f.name) if defaults is not None else _default(f)}"
         if any(key in f.metadata for key in ("le", "lt")):
             default += f"; {_describe_bounds(f.metadata)}"  # upper bounds are part of an option's meaning
         is_bool = _unwrap(hints[f.name])[0] is bool
@@ -209,8 +212,9 @@ def _build(cls: type[T], values: Mapping[str, Any], where: str, prefix: str = ""
         elif isinstance(value, Mapping):
             section = {str(k).replace("-", "_"): v for k, v in value.items()}
             # keys a section leaves out keep the enclosing config's default for it (e.g. None: "the preset's")
-            default = f.default_factory() if f.default_factory is not dataclasses.MISSING else None
-            start = {x.name: getattr(default, x.name) for x in dataclasses.fields(nested)} if default else {}
+            default = _default(f)
+            inner = dataclasses.fields(nested)
+            start = {x.name: getattr(default, x.name) for x in inner} if isinstance(default, nested) else {}
             kwargs[name] = _build(nested, {**start, **section}, f"{where}: {name}", prefix=f"{prefix}{name}.")
         else:
             keys = sorted(x.name for x in dataclasses.fields(nested))
@@ -274,10 +278,9 @@ def from_flat(cls: type[T], **values: Any) -> T:
     """``cls`` from keyword options in which old flat names stand for their new places (``every=3``
     for ``data.every``); values that are already dataclasses are kept as they are."""
     values = _move_renamed(cls, dict(values), "options", quiet=True)
-    fields = [f for f in dataclasses.fields(cls) if f.default_factory is not dataclasses.MISSING]
-    defaults = {f.name: f.default_factory() for f in fields}
+    defaults = {f.name: _default(f) for f in dataclasses.fields(cls)}
     for name, value in list(values.items()):
-        if isinstance(value, Mapping) and name in defaults and dataclasses.is_dataclass(defaults[name]):
+        if isinstance(value, Mapping) and dataclasses.is_dataclass(defaults.get(name)):
             values[name] = dataclasses.replace(defaults[name], **value)
     return cls(**values)
 

@@ -2,11 +2,11 @@
 domain lexicon (``lexicon.yaml``) to *mentions* — rooms, furniture with counts and ordinals,
 objects with counts, and the verbs open / close / about to open / do the same with.
 
-Why these parts: spaCy's rule-based tokenizer, sentencizer and PhraseMatcher come with the
-package (its trained pipelines are not on the package registry, and nothing may download at run
-time); lemmas come from lemminflect, an English dictionary plus inflection rules shipped in its
-wheel (3 MB, no POS tagger needed), rather than spacy-lookups-data (all languages, ~100 MB).
-The lexicon is matched by lemma, so "cupboards", "shuts" and "heading" need no entries of their own.
+Why these parts: spaCy's rule-based tokenizer and PhraseMatcher come with the package (its
+trained pipelines are not on the package registry, and nothing may download at run time); lemmas
+come from lemminflect, an English dictionary plus inflection rules shipped in its wheel (3 MB, no
+POS tagger needed), rather than spacy-lookups-data (all languages, ~100 MB). The lexicon is
+matched by lemma, so "cupboards", "shuts" and "heading" need no entries of their own.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def lemma(word: str) -> str:
     lemmas the lexicon knows, else its verb / noun / adjective lemma ("left" stays "left",
     "leaves" becomes "leave", "glasses" "glass")."""
     word = word.lower().replace("’", "'")
-    known = lexicon().known | _phrase_words()
+    known = lexicon().known  # the function words and every word of a lexicon phrase
     if word in known or not word.isalpha():
         return word
     get, oov = _lemma_table()
@@ -96,13 +96,6 @@ def lemma(word: str) -> str:
         if lem in known:
             return lem
     return candidates[0] if candidates else word
-
-
-@functools.cache
-def _phrase_words() -> frozenset[str]:
-    lex = lexicon()
-    phrases = [*lex.rooms, *lex.furniture, *lex.objects, *lex.ambiguous]
-    return frozenset(w for p in phrases for w in p.split())
 
 
 @functools.cache
@@ -209,9 +202,8 @@ def mentions(sent, context: frozenset[str] = frozenset()) -> list[Mention]:
     nlp, matcher = pipeline()
     lex = lexicon()
     doc = sent.as_doc() if hasattr(sent, "as_doc") else sent
-    spans = sorted(matcher(doc, as_spans=True), key=lambda s: (s.start, -len(s)))
-    chosen, taken = [], set()
-    for s in sorted(spans, key=lambda s: (-len(s), s.start)):
+    chosen, taken = [], set()  # longest matches first: "kitchen cabinet" over "kitchen"
+    for s in sorted(matcher(doc, as_spans=True), key=lambda s: (-len(s), s.start)):
         if not taken & set(range(s.start, s.end)):
             chosen.append(s)
             taken |= set(range(s.start, s.end))
@@ -236,7 +228,6 @@ def mentions(sent, context: frozenset[str] = frozenset()) -> list[Mention]:
             out.append(Mention(kinds.get(kind, kind), s.start, s.end))
     out += _bare_ordinals(doc, out)
     out += _list_heading(doc, out)
-    out.sort(key=lambda m: m.start)
     out = sorted(out + _cabinet_lists(doc, out), key=lambda m: m.start)
     out = _back_references(doc, _apply_from_right(out))
     for m in out:

@@ -278,12 +278,16 @@ def _layout(text: str) -> tuple[list[tuple[int, object]], str, str | None, int]:
     return spans[:k], text[offset + first.start_char :], person, acts_from
 
 
+def _fillers(sent: _Sentence) -> set[int]:
+    """Tokens of read phrases and skipped asides: words that mean nothing more."""
+    return {i for m in sent.found if m.kind == "filler" for i in range(m.start, m.end)}
+
+
 def _is_action(sent: _Sentence, names: set[str]) -> bool:
     """Whether a sentence tells what the person does (names them, or has a verb of walking, opening
     or closing) rather than how the apartment is. Words of a read phrase ("going from left to
     right") do not count."""
-    toks = sent.tokens
-    covered = {i for m in sent.found if m.kind == "filler" for i in range(m.start, m.end)}
+    toks, covered = sent.tokens, _fillers(sent)
     furniture_ends = {m.end for m in sent.found if m.kind in ("places", "vague")}  # "the cabinets go: ..."
     words = [(i, t) for i, t in enumerate(toks) if i not in covered]
     walks = any(t.lemma_ in WALKS and i not in furniture_ends for i, t in words)
@@ -312,10 +316,7 @@ def _sentence(offset: int, span, full: str, part: str, context: frozenset[str]) 
 def _context(text: str) -> frozenset[str]:
     """Object classes the text names unambiguously (to read "glass" when only wine glasses exist)."""
     nlp, matcher = pipeline()
-    doc = nlp.make_doc(text)
-    for _, proc in nlp.pipeline:
-        doc = proc(doc)
-    labels = {nlp.vocab.strings[m] for m, _, _ in matcher(doc)}
+    labels = {nlp.vocab.strings[m] for m, _, _ in matcher(nlp(text))}
     return frozenset(label.split("|")[1] for label in labels if label.startswith("obj|"))
 
 
@@ -374,7 +375,7 @@ CLAUSE_MARKS = frozenset({";", ":", "/", "|", "-", "–", "—", "while", "where
 
 
 def _clauses(sent: _Sentence) -> list[tuple[int, int]]:
-    """Token ranges of a description sentence's clauses: breaks at ";", "while", "whereas", ", but",
+    """Token ranges of a description sentence's clauses: breaks at :data:`CLAUSE_MARKS`, ", but",
     ", with", and "and" before a new statement ("..., and the microwave holds ...", "... and there is ...")."""
     toks, cuts = sent.tokens, [0]
     for i, t in enumerate(toks):
@@ -405,7 +406,7 @@ def _assign(
     objects to the places before it ("the fridge holds a plate"). A run of several places takes
     objects only when "each", "both" or "respectively" says how, or when a relative word ("with",
     "which", "containing") ties them to the last place ("a sofa with a book on it")."""
-    named: list[tuple[str, int | None]] = []
+    named: list[tuple[str, str, int | None]] = []
     pairs: list[tuple[str, Mention]] = []
     toks = sent.tokens
     named_here = False  # whether a clause of this sentence has named a place yet
@@ -429,6 +430,7 @@ def _assign(
                     orphans += found
                     continue
                 given = _give(owner[-1:] if relative else owner, found, words, tied=False)
+                given = None if given is None else ([], given)
             else:
                 given = _runs(room, found, words, toks, orphans)
                 orphans = []
@@ -448,7 +450,7 @@ def _assign(
             given = _give(previous, orphans, words, tied=False) if pronoun or heading else None
             if given is None:
                 return None
-            pairs += given[1]
+            pairs += given
         previous = owner or previous  # "... has a coffee table; a book is on it"
         named_here = named_here or bool(owner)
     return named, pairs, room
@@ -480,20 +482,21 @@ def _runs(room: str, found: list[Mention], words: set[str], toks, orphans: list[
         given = _give(places, objects, words, tied)
         if given is None:
             return None
-        pairs += given[1]
+        pairs += given
     return named, pairs
 
 
-def _give(places: list[str], objects: list[Mention], words: set[str], tied: bool):
-    """((), pairs) giving ``objects`` to ``places``, or None when it is not clear which gets which."""
+def _give(places: list[str], objects: list[Mention], words: set[str], tied: bool) -> list | None:
+    """(place, object) pairs giving ``objects`` to ``places``, or None when it is not clear which
+    gets which."""
     if not places:
         return None
     if len(places) == 1 or words & {"each", "both"}:
-        return [], [(p, o) for p in places for o in objects]
+        return [(p, o) for p in places for o in objects]
     if "respectively" in words and len(places) == len(objects):
-        return [], list(zip(places, objects))
+        return list(zip(places, objects))
     if tied:
-        return [], [(places[-1], o) for o in objects]
+        return [(places[-1], o) for o in objects]
     return None
 
 
@@ -581,7 +584,7 @@ def _walked_before(sent: _Sentence, m: Mention) -> bool:
         k -= 1
     if k >= 0 and sent.tokens[k].lemma_ in lexicon().verbs["start"] and k < m.start - 1:
         return False
-    covered = {i for f in sent.found if f.kind == "filler" for i in range(f.start, f.end)}
+    covered = _fillers(sent)
     return any(t.lemma_ in WALKS for i, t in enumerate(sent.tokens[: m.start]) if i not in covered)
 
 
@@ -666,8 +669,7 @@ def _visits(sent: _Sentence, scene: Scene, story: Story, room: str | None) -> tu
         elif m.kind == "repeat":
             nxt = found[i + 1] if i + 1 < len(found) else None
             if nxt is None or nxt.kind != "places":  # "... moves to the stove, where he does the same"
-                for j in group:
-                    trial[j] = Visit(trial[j].room, trial[j].place, True, True)
+                _mark_opened(trial, group, closed=True)
             repeating = True
         elif m.kind == "open":
             nxt = found[i + 1] if i + 1 < len(found) else None
@@ -680,16 +682,20 @@ def _visits(sent: _Sentence, scene: Scene, story: Story, room: str | None) -> tu
                 if {t.lower_ for t in toks[m.end : m.end + 6]} & {"each", "every", "all"}:
                     # "the eighth, then the fourth, ... — opening and closing each one"
                     group = sorted({j for j in range(len(story.visits), len(trial)) if trial[j].place} | set(group))
-                for j in group:
-                    trial[j] = Visit(trial[j].room, trial[j].place, True, trial[j].closed)
+                _mark_opened(trial, group, closed=False)
             else:
                 return None, "opens something no earlier words name"
         elif m.kind == "close":
-            for j in [j for j in group if trial[j].opened]:
-                trial[j] = Visit(trial[j].room, trial[j].place, True, True)
+            _mark_opened(trial, [j for j in group if trial[j].opened], closed=True)
     if not start:
         return None, "before any sentence says where the person starts"
     return (trial, start, cur), ""
+
+
+def _mark_opened(trial: list[Visit], group: list[int], closed: bool) -> None:
+    """Mark the visits ``group`` of ``trial`` opened (and closed, if ``closed``; a close is kept)."""
+    for j in group:
+        trial[j] = replace(trial[j], opened=True, closed=trial[j].closed or closed)
 
 
 @dataclass
@@ -851,12 +857,9 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
     names = set().union(*(_question_names(q, story) for q in [embedded, *questions]))
     names |= {person.lower()} if person else set()
     sentences = [_sentence(offset, span, text, "", context) for offset, span in spans]
-    if not person and not names:
-        person = _first_name(sentences)
-        names = {person.lower()} if person else set()
-    person = person or next((n.title() for n in sorted(names)), None)
-    if first := _first_name(sentences):
-        names.add(first.lower())
+    first = _first_name(sentences)
+    person = person or (next(n.title() for n in sorted(names)) if names else first)
+    names |= {first.lower()} if first else set()
     # after an "Actions taken by NAME:" heading every sentence is an action ("In the kitchen.")
     acting = [o + s.tokens.start_char >= acts_from or _is_action(s, names) for (o, _), s in zip(spans, sentences)]
     actions, described = [], [replace(s, part="description") for s, a in zip(sentences, acting) if not a]
