@@ -227,3 +227,10 @@ def test_questions_do_not_change_the_story_and_where_questions_say_so() -> None:
     assert "kitchen/stove" not in told.scene.places
     with pytest.raises(UserError, match="'where' questions are not answered yet"):
         told.ask("Where does Sam think the bowl is?")
+
+
+def test_an_ambiguous_word_alone_still_blocks_the_questions_it_may_be_about() -> None:
+    home = HOME.replace("a bowl and 2 wineglasses", "a bowl, a wineglass and a water glass")
+    r = read_question(home + "There is a glass too.\n" + WALK + "Is Sam looking for (a) a wineglass or (b) a bowl?")
+    assert [u["text"] for u in r.blockers()] == ["There is a glass too."]
+    assert r.blockers()[0]["names"] == ["waterglass", "wineglass"]

@@ -202,15 +202,17 @@ class _Sentence:
         return self.tokens.text.strip()
 
     def unread(self, unknown: list[str], why: str = "", acts: bool | None = None, named: bool = True) -> dict:
-        """The record of an unread sentence (or of a skipped aside: ``acts`` and ``named`` False)."""
-        named = {m.name for m in self.found if m.kind in ("obj", "places") and m.name} if named else set()
-        named = sorted(named.union(*(m.candidates for m in self.found))) if named else []
+        """The record of an unread sentence (or of a skipped aside: ``acts`` and ``named`` False).
+        ``names``: the object classes and furniture kinds it names, an ambiguous word's candidates
+        included ("there is a glass too" may be about the wine glass or the water glass)."""
+        names = {m.name for m in self.found if m.kind in ("obj", "places") and m.name}
+        names |= {c for m in self.found for c in m.candidates}
         # acts: it names a room, a place, an object or an action (a sentence that names none — "She
         # hums a tune." — cannot change where the person went)
         acts = any(m.kind != "filler" for m in self.found) if acts is None else acts
         return {
             "line": self.line, "part": self.part, "text": self.text, "unknown": unknown, "why": why,
-            "names": named, "acts": acts,
+            "names": sorted(names) if named else [], "acts": acts,
         }
 
 
