@@ -163,6 +163,37 @@ def test_a_damaged_part_file_is_refused_before_any_work(tmp_path, monkeypatch) -
         assert [json.loads(line)["i"] for line in data.splitlines()] == [0, 1, 2, 3]
 
 
+def test_a_checkpoint_is_json_that_rebuilds_the_state_exactly(tmp_path, monkeypatch) -> None:
+    """The resume state (totals with exact fractions and arrays, a numpy generator mid-stream,
+    tuples, dicts with tuple keys) goes through JSON and comes back equal, the generator drawing the
+    same numbers next; a checkpoint naming a class outside mindzero is refused, not imported."""
+    from mindzero.inference.llm import DecisionStats
+    from mindzero.tasks.mmtom import MMToMTotals
+
+    monkeypatch.setattr(outputs, "CHECKPOINT_SECONDS", 0.0)
+    rng = np.random.default_rng(7)
+    rng.random(5)
+    totals = MMToMTotals()
+    totals.add({"correct": True, "question_type": "1.1", "split": "test", "credit": 0.5})
+    stats = DecisionStats(tokens=12, tflops=None)
+    stats.parses.add_failure("not json")
+    state = (totals, 3.25, rng, stats, {("a", 1): np.arange(3)})
+    folder = claim_out(tmp_path, "test", {})
+    with pytest.raises(KeyboardInterrupt), folder.run(), folder.stream("rows.jsonl") as stream:
+        stream.write({"i": 0})
+        stream.checkpoint(state)
+        raise KeyboardInterrupt
+    saved = json.loads((tmp_path / ".rows.jsonl.ckpt").read_text())  # plain JSON, no pickle
+    back = claim_out(tmp_path, "test", {}, resume=True).stream("rows.jsonl").state
+    assert vars(back[0]) == vars(totals) and back[1] == 3.25 and vars(back[3]) == vars(stats)
+    assert back[2].random(3).tolist() == rng.random(3).tolist()
+    assert list(back[4]) == [("a", 1)] and back[4]["a", 1].tolist() == [0, 1, 2]
+    saved["state"] = {"object": "os:system", "attrs": {"items": []}}
+    (tmp_path / ".rows.jsonl.ckpt").write_text(json.dumps(saved))
+    with pytest.raises(UserError, match="not a checkpoint of this version"):
+        claim_out(tmp_path, "test", {}, resume=True).stream("rows.jsonl")
+
+
 @dataclass
 class LaterOptions:
     """A command's options after a release added ``added`` (the first run recorded only ``n``)."""

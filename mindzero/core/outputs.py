@@ -26,18 +26,20 @@ import contextlib
 import dataclasses
 import json
 import os
-import pickle
 import shutil
 import signal
 import sys
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from mindzero.core.errors import UserError
-from mindzero.core.results import atomic_write_bytes, atomic_write_text, dumps_json, dumps_row, prepare_out, to_jsonable
+from mindzero.core.results import atomic_write_text, dumps_json, dumps_row, prepare_out, to_jsonable
 
 #: The run record: command, config and whether the run finished.
 RECORD = "mindzero-run.json"
@@ -206,12 +208,67 @@ def _read_record(path: Path) -> dict | None:
     return record if isinstance(record, Mapping) else None
 
 
+def _encode_state(value: Any) -> Any:
+    """A producer's resume state as plain JSON: numbers, strings and lists as they are; tuples, exact
+    fractions, numpy arrays and generators, dicts with other keys, and objects of mindzero's own
+    classes tagged so that :func:`_decode_state` rebuilds them exactly (JSON, unlike a pickle, runs no
+    code when a checkpoint from an output folder is read back)."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, list):
+        return [_encode_state(v) for v in value]
+    if isinstance(value, tuple):
+        return {"tuple": [_encode_state(v) for v in value]}
+    if isinstance(value, Fraction):
+        return {"fraction": [value.numerator, value.denominator]}
+    if isinstance(value, np.ndarray):
+        return {"ndarray": value.tolist(), "dtype": value.dtype.str}
+    if isinstance(value, np.generic):
+        return _encode_state(value.item())
+    if isinstance(value, np.random.Generator):
+        return {"rng": _encode_state(value.bit_generator.state)}
+    if isinstance(value, dict):
+        return {"items": [[_encode_state(k), _encode_state(v)] for k, v in value.items()]}
+    kind = type(value)
+    if kind.__module__.startswith("mindzero.") and hasattr(value, "__dict__"):
+        return {"object": f"{kind.__module__}:{kind.__qualname__}", "attrs": _encode_state(vars(value))}
+    raise TypeError(f"resume state holds a {kind.__name__}, which a checkpoint cannot store")
+
+
+def _decode_state(value: Any) -> Any:
+    """The inverse of :func:`_encode_state`; objects only of mindzero classes already imported."""
+    if isinstance(value, list):
+        return [_decode_state(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if "tuple" in value:
+        return tuple(_decode_state(v) for v in value["tuple"])
+    if "fraction" in value:
+        return Fraction(*value["fraction"])
+    if "ndarray" in value:
+        return np.array(value["ndarray"], dtype=np.dtype(value["dtype"]))
+    if "rng" in value:
+        state = _decode_state(value["rng"])
+        rng = np.random.Generator(getattr(np.random, state["bit_generator"])())
+        rng.bit_generator.state = state
+        return rng
+    if "items" in value:
+        return {_decode_state(k): _decode_state(v) for k, v in value["items"]}
+    module, _, name = value["object"].partition(":")
+    kind = sys.modules[module] if module.startswith("mindzero.") else None
+    for part in name.split("."):
+        kind = getattr(kind, part)
+    made = kind.__new__(kind)
+    made.__dict__.update(_decode_state(value["attrs"]))
+    return made
+
+
 class RowStream:
     """A JSONL file written row by row, so that memory stays flat and an interrupted run continues.
 
     Rows are appended to the hidden ``.NAME.part``. The producer calls :meth:`checkpoint` with its
     state after each unit of work; at most every :data:`CHECKPOINT_SECONDS`, and when the block
-    ends, the state and the byte count are saved to ``.NAME.ckpt`` (pickled, atomically). A resumed
+    ends, the state and the byte count are saved to ``.NAME.ckpt`` (JSON, atomically). A resumed
     stream cuts the part file back to its checkpoint and hands the state back (:attr:`state`).
     Leaving the ``with`` block normally renames the part file to NAME, so NAME is always whole;
     :attr:`done` says that the run being resumed had finished the file (the producer writes
@@ -226,11 +283,21 @@ class RowStream:
         self.state: Any = None
         self._offset = 0  # bytes of the part file that the checkpoint covers
         if resume and self.ckpt.is_file() and (self.done or self.part.is_file()):
-            saved = pickle.loads(self.ckpt.read_bytes())
-            self._offset, self.state = saved["bytes"], saved["state"]
+            self._offset, self.state = self._load()
             if not self.done:
                 self._verify()
         self._saved = time.monotonic()
+
+    def _load(self) -> tuple[int, Any]:
+        """The checkpoint's byte count and state; a damaged or foreign one is refused before any work."""
+        try:
+            saved = json.loads(self.ckpt.read_bytes())
+            return saved["bytes"], _decode_state(saved["state"])
+        except (ValueError, KeyError, TypeError, AttributeError) as err:
+            raise UserError(
+                f"cannot resume: {self.ckpt} is not a checkpoint of this version ({str(err)[:120]}); "
+                "nothing was run — start over with --overwrite"
+            ) from None
 
     def _verify(self) -> None:
         """Refuse, before any work, a part file that does not hold the rows its checkpoint covers
@@ -273,8 +340,7 @@ class RowStream:
 
     def _save(self) -> None:
         self._fh.flush()
-        saved = {"bytes": self._fh.tell(), "state": self.state}
-        atomic_write_bytes(self.ckpt, pickle.dumps(saved))
+        atomic_write_text(self.ckpt, json.dumps({"bytes": self._fh.tell(), "state": _encode_state(self.state)}))
         self._saved = time.monotonic()
 
     def __exit__(self, kind: type | None, error: BaseException | None, tb: object) -> None:
