@@ -15,11 +15,11 @@ from dataclasses import asdict
 import numpy as np
 
 from mindzero.core.human import HumanParams
+from mindzero.domains.gridworld.reasoners import ExactGoalInference, replay_posterior
 from mindzero.envs.gridworld.episodes import generate_episodes, rollout_alone
 from mindzero.envs.gridworld.helper import HelperPlanner
 from mindzero.envs.gridworld.human import HumanModel, _goal_table
 from mindzero.envs.gridworld.world import Observation, goal_achieved, step
-from mindzero.domains.gridworld.reasoners import ExactGoalInference, replay_posterior
 
 #: The evaluation human (ε = 0.15): simulator and exact inference share it.
 HUMAN = HumanParams()

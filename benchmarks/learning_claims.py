@@ -5,7 +5,8 @@ final accuracy, and mean ± sd.
 
     python benchmarks/learning_claims.py --seeds 0,1,2 --out runs/learning-claims   # ~45 min a seed here
 
-The README and docs/ssrl.md quote the table this writes (``OUT/table.md``), nothing else.
+The README and docs/ssrl.md quote the table this writes (``OUT/table.md``), nothing else: ``--docs``
+writes it between their ``<!-- learning-claims -->`` markers (a test checks the two copies agree).
 ``--smoke`` shrinks every stage (a tiny model, a few steps) to check the pipeline in seconds.
 Finished stages are reused, so a cut run continues where it stopped.
 """
@@ -21,6 +22,9 @@ from pathlib import Path
 from mindzero.cli import main as mindzero
 from mindzero.core.results import atomic_write_text, dumps_json
 
+#: The files that quote the table, and the markers around the quote.
+DOCS = (Path("README.md"), Path("docs/ssrl.md"))
+START, END = "<!-- learning-claims -->", "<!-- /learning-claims -->"
 #: Steps at which the held-out curve is reported (those the run reached).
 CURVE_STEPS = (0, 100, 200, 400, 800, 1200)
 #: The recipe (docs/ssrl.md, R1): the cpu-tiny preset on QA, four completion tokens.
@@ -47,7 +51,7 @@ def seed_row(seed: int, out: Path, test: Path, max_steps: int, smoke: bool) -> d
     evaluation = out / f"eval-seed{seed}"
     if not (evaluation / "results.json").is_file():
         run(["gridworld", "qa-eval", "--data", str(test), "--reasoner", "llm", "--model", str(folder / "final"),
-             "--max-new-tokens", "4", "--out", str(evaluation), "--overwrite"])  # fmt: skip
+             "--out", str(evaluation), "--overwrite"])  # fmt: skip
     accuracy = json.loads((evaluation / "results.json").read_text())["metrics"]["accuracy"]
     curve = {json.loads(line)["step"]: json.loads(line)["accuracy"] for line in (folder / "curves.jsonl").open()}
     log = [json.loads(line) for line in (folder / "train_log.jsonl").open()]
@@ -71,6 +75,16 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def quote_in(doc: Path, text: str) -> None:
+    """Replace what ``doc`` holds between the markers by ``text``."""
+    content = doc.read_text()
+    head, start, rest = content.partition(START)
+    _, end, tail = rest.partition(END)
+    if not (start and end):
+        raise SystemExit(f"{doc} has no {START} ... {END} block")
+    atomic_write_text(doc, f"{head}{START}\n{text}{END}{tail}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", default="0,1,2", help="comma list of training seeds")
@@ -78,6 +92,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--test-episodes", type=int, default=100, help="episodes of the shared test split")
     parser.add_argument("--out", type=Path, default=Path("runs/learning-claims"))
     parser.add_argument("--smoke", action="store_true", help="tiny model and steps: check the pipeline")
+    parser.add_argument("--docs", action="store_true", help="quote the table in README.md and docs/ssrl.md")
     args = parser.parse_args(argv)
     data = args.out / "qa-data"
     if not (data / "test.jsonl").is_file():
@@ -89,6 +104,9 @@ def main(argv: list[str] | None = None) -> None:
     atomic_write_text(args.out / "table.md", text)
     atomic_write_text(args.out / "table.json", dumps_json(rows))
     print(text, end="")
+    if args.docs:
+        for doc in DOCS:
+            quote_in(doc, text)
 
 
 if __name__ == "__main__":

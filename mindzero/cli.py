@@ -19,7 +19,7 @@ import threading
 from types import ModuleType
 
 from mindzero import __version__, commands
-from mindzero.core.errors import UserError
+from mindzero.core.errors import UserError, clip
 
 
 def area_modules() -> list[ModuleType]:
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except UserError as err:
-        message, status = f"mindzero: error: {err}", 2
+        message, status = f"mindzero: error: {clip(str(err), 1_000)}", 2  # never a megabyte of echoed input
     except KeyboardInterrupt as err:
         signum = err.signum if isinstance(err, Interrupted) else signal.SIGINT
         name = signal.Signals(signum).name

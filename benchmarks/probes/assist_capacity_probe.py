@@ -29,7 +29,6 @@ from pathlib import Path
 import numpy as np
 import torch
 from scipy.special import logsumexp, softmax
-from transformers import AutoModelForCausalLM
 
 from mindzero.core.human import HumanParams
 from mindzero.domains import get_domain
@@ -37,6 +36,7 @@ from mindzero.domains.base import TrainData
 from mindzero.domains.gridworld.hypotheses import OBJECT_LETTERS, format_letter_particles
 from mindzero.domains.gridworld.ssrl import assist_rows, goal_logliks
 from mindzero.envs.gridworld.world import goal_pairs
+from mindzero.llm.models import load_language_model
 from mindzero.llm.transformers_backend import encode_prompt
 from mindzero.tasks.curves import assist_decisions
 from mindzero.train.base import CHAT_ROLES, ScratchSpec, build_scratch, load_tokenizer
@@ -76,7 +76,7 @@ def main() -> None:
             answers = [format_letter_particles([(i, j)], [1.0]) for i in range(8) for j in range(8) if i != j]
             spec = ScratchSpec(args.hidden, args.layers, args.heads, number_features=args.number_features)
             path = build_scratch(folder, [*(r["prompt"] for r in rows[:3000]), *answers, *CHAT_ROLES], spec, 0)
-        tokenizer, model = load_tokenizer(path), AutoModelForCausalLM.from_pretrained(str(path))
+        tokenizer, model = load_tokenizer(path), load_language_model(path)
         if args.save:
             shutil.copytree(path, args.save, dirs_exist_ok=True)
     first = [_single_token(tokenizer, x) for x in LETTERS]  # a letter starting the answer

@@ -30,13 +30,13 @@ import time
 import numpy as np
 import torch
 from scipy.special import logsumexp
-from transformers import AutoModelForCausalLM
 
 from mindzero.core.human import HumanParams
 from mindzero.domains.base import TrainData
 from mindzero.domains.gridworld.hypotheses import OBJECT_LETTERS
 from mindzero.domains.gridworld.ssrl import assist_rows, goal_logliks
 from mindzero.envs.gridworld.world import goal_pairs
+from mindzero.llm.models import load_language_model
 from mindzero.train.base import CHAT_ROLES, ScratchSpec, build_scratch, load_tokenizer
 
 
@@ -69,7 +69,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         texts = [p for p, _, _ in train[:3000]] + [f"{a} {b}" for a in OBJECT_LETTERS[:8] for b in OBJECT_LETTERS[:8]]
         path = build_scratch(folder, [*texts, *CHAT_ROLES], ScratchSpec(), 0)
-        tokenizer, model = load_tokenizer(path), AutoModelForCausalLM.from_pretrained(str(path))
+        tokenizer, model = load_tokenizer(path), load_language_model(path)
     tokenizer.padding_side = "left"
     letters = [tokenizer.convert_tokens_to_ids(tokenizer.tokenize(x))[0] for x in OBJECT_LETTERS[:8]]
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.learning_rate)

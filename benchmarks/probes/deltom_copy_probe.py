@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 
 import torch
-from transformers import AutoModelForCausalLM
 
+from mindzero.llm.models import load_language_model
 from mindzero.pbm.data import questions_from_stories
 from mindzero.stories.generator import generate_stories
 from mindzero.train.base import load_tokenizer
@@ -48,7 +48,7 @@ def main() -> None:
     args = parser.parse_args()
     questions = list(questions_from_stories(generate_stories(args.stories, 0, (1,))))
     tokenizer = load_tokenizer(args.policy)
-    model = AutoModelForCausalLM.from_pretrained(args.policy).eval()
+    model = load_language_model(args.policy).eval()
     opening = tokenizer.convert_tokens_to_ids("ĠisĠinĠ[")
     hits = own = repeats = gold_repeats = total = 0
     by_line: dict[str, list[int]] = {kind: [] for kind in LINE_KINDS}

@@ -18,10 +18,10 @@ import argparse
 
 import numpy as np
 import torch
-from transformers import AutoModelForCausalLM
 
 from mindzero.domains import get_domain
 from mindzero.domains.reward import SSRLReward
+from mindzero.llm.models import load_language_model
 from mindzero.train.base import load_tokenizer
 from mindzero.train.ssrl import SSRLConfig, is_flat, resolve_config, training_rows
 
@@ -67,7 +67,7 @@ def main() -> None:
     rows = training_rows(config, get_domain(config.domain).tasks[config.task])
     pick = np.random.default_rng(args.seed).choice(len(rows), size=min(args.prompts, len(rows)), replace=False)
     rows = [rows[i] for i in pick]
-    tokenizer, model = load_tokenizer(args.model, padding_side="left"), AutoModelForCausalLM.from_pretrained(args.model)
+    tokenizer, model = load_tokenizer(args.model, padding_side="left"), load_language_model(args.model)
     reward = SSRLReward(get_domain(config.domain).tasks[args.task], config.human, name="probe")
     torch.manual_seed(args.seed)
     first, second = (flat_groups(model, tokenizer, rows, reward, args) for _ in range(2))

@@ -62,14 +62,16 @@ def run_reasoners(
     factories: dict[str, Callable[[int], Reasoner]],
     folder: OutputFolder,
     config: object,
+    batch: int = 1,
 ) -> tuple[list[list[str]], Path]:
-    """Run every reasoner (``factories``: name -> reasoner for a seed); (table rows, Fig. 5 plot).
-    Each reasoner's record is the command's ``config`` with ``reasoner`` set to that name."""
+    """Run every reasoner (``factories``: name -> reasoner for a seed), ``batch`` episodes in
+    lock-step; (table rows, Fig. 5 plot). Each reasoner's record is the command's ``config`` with
+    ``reasoner`` set to that name."""
     metrics, curves = {}, {}
     for name, make in factories.items():
         record = dataclasses.asdict(dataclasses.replace(config, reasoner=name))
         sub = name if len(factories) > 1 else "."
-        metrics[name], curves[name] = assist_reasoner(domain, runs, settings, make, folder, sub, record)
+        metrics[name], curves[name] = assist_reasoner(domain, runs, settings, make, folder, sub, record, batch)
     shares = shares_of_exact(folder.path, list(factories))
     rows = [table_row(name, metrics[name], shares.get(name)) for name in factories]
     title = f"{domain.name} online goal inference"
@@ -100,6 +102,7 @@ def assist_reasoner(
     folder: OutputFolder,
     sub: str,
     record: dict,
+    batch: int = 1,
 ) -> tuple[dict, list[float | None]]:
     """(metrics, goal-score curve) of one reasoner, written to OUT/SUB. A resumed run reads back a
     reasoner it finished and continues one it had begun from its last checkpoint."""
@@ -110,7 +113,8 @@ def assist_reasoner(
     start = time.perf_counter()
     with folder.stream(f"{sub}/samples.jsonl") as stream:
         totals, seconds = stream.state or (AssistTotals(), 0.0)
-        for sample in assist_samples(domain, runs, settings, make_reasoner, totals, label=record["reasoner"]):
+        samples = assist_samples(domain, runs, settings, make_reasoner, totals, record["reasoner"], batch=batch)
+        for sample in samples:
             stream.write(sample)
             stream.checkpoint((totals, seconds + time.perf_counter() - start))
     metrics, curve = totals.metrics(), totals.curve()

@@ -5,18 +5,19 @@ from __future__ import annotations
 import argparse
 import dataclasses
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
 from mindzero.commands.assist_runs import HEADER, run_reasoners
-from mindzero.commands.llm_options import AssistLLMOptions, LLMOptions
+from mindzero.commands.llm_options import AssistLLMOptions, BatchOptions, LLMOptions
 from mindzero.core.config import add_dataclass_flags, config_from_args
 from mindzero.core.human import HumanParams
 from mindzero.core.outputs import add_output_flags, claim_out
 from mindzero.core.results import read_jsonl, write_results
 from mindzero.domains import get_domain
 from mindzero.domains.gridworld import EpisodeConfig, episodes
-from mindzero.domains.gridworld.qa import QUESTION_FIELDS, QADataConfig, write_qa_dataset
+from mindzero.domains.gridworld.qa import QUESTION_FIELDS, QADataConfig, qa_source, write_qa_dataset
 from mindzero.domains.gridworld.reasoners import BASELINE_REASONERS
 from mindzero.inference.llm import ANSWER_MODES, LLMQAAnswerer, LLMReasoner
 from mindzero.report.tables import format_table, metric_rows
@@ -28,7 +29,7 @@ REASONERS = (*BASELINE_REASONERS, "llm")
 
 
 @dataclass
-class AssistConfig(AssistLLMOptions, AssistSettings, EpisodeConfig):
+class AssistConfig(BatchOptions, AssistLLMOptions, AssistSettings, EpisodeConfig):
     """``gridworld assist``: which reasoners, on which episodes, run how."""
 
     reasoner: list[str] = field(
@@ -38,13 +39,15 @@ class AssistConfig(AssistLLMOptions, AssistSettings, EpisodeConfig):
 
 
 @dataclass
-class QAEvalConfig(LLMOptions):
+class QAEvalConfig(BatchOptions, LLMOptions):
     """``gridworld qa-eval``: the questions and the reasoner that answers them."""
 
     data: str = field(metadata={"help": "questions JSONL (e.g. qa-data's DIR/test.jsonl)"})
     reasoner: str = field(default="exact", metadata={"help": "llm needs --model", "choices": REASONERS})
     seed: int = field(default=0, metadata={"help": "seed for tie-breaking and random reasoners", "ge": 0})
-    limit: int | None = field(default=None, metadata={"help": "evaluate only the first N questions", "ge": 1})
+    limit: int | None = field(
+        default=None, metadata={"help": "evaluate only the first N questions", "ge": 1, "le": 10_000_000}
+    )
     human: HumanParams = field(
         default_factory=lambda: HumanParams(epsilon=0.0),
         metadata={"help": "the human model of exact inference (the questions' noise-free human)"},
@@ -56,9 +59,7 @@ class QAEvalConfig(LLMOptions):
             "choices": ANSWER_MODES,
         },
     )
-    max_new_tokens: int = field(
-        default=16, kw_only=True, metadata={"help": "completion token budget", "ge": 1, "le": 32_768}
-    )
+    default_new_tokens: ClassVar[int] = 16
 
 
 def _fields(cls: type, config: object) -> dict:
@@ -99,22 +100,20 @@ def cmd_assist(args: argparse.Namespace) -> int:
     names = config.reasoner
     llm_settings = config.assist_settings(domain.prompt_styles) if "llm" in names else None
     if llm_settings is not None:  # the record says how the model was asked (its card may have chosen)
-        settled = {"prompt_style": llm_settings.prompt_style, "n_particles": llm_settings.n_particles}
-        config = dataclasses.replace(config, **settled)
+        config = config.settled(llm_settings)
     folder = claim_out(args.out, "gridworld assist", config, args.overwrite, args.resume)
     settings = AssistSettings(**_fields(AssistSettings, config))
     runs = episodes(EpisodeConfig(**_fields(EpisodeConfig, config)))
     factories = {n: (lambda seed, n=n: domain.reasoner(n, seed, settings.human)) for n in names if n != "llm"}
     if llm_settings is not None:
-        backend = config.backend()
+        backend = config.backend(config.batch_size)
         factories["llm"] = lambda seed: LLMReasoner(domain, backend, llm_settings, seed)
     with folder.run():
-        rows, plot = run_reasoners(domain, runs, settings, {n: factories[n] for n in names}, folder, config)
+        chosen = {n: factories[n] for n in names}
+        rows, plot = run_reasoners(domain, runs, settings, chosen, folder, config, config.batch_size)
     teleport = "off" if config.teleport is None else f"{config.teleport_when}, after {config.teleport} stable updates"
-    print(
-        f"GridWorld assistance ({config.protocol} protocol): {config.episodes} episodes x seeds {config.seeds}, "
-        f"teleport {teleport}"
-    )
+    source = f"episodes of {config.episodes_file}" if config.episodes_file else f"{config.protocol} protocol"
+    print(f"GridWorld assistance ({source}): {config.episodes} episodes x seeds {config.seeds}, teleport {teleport}")
     print(format_table(HEADER, rows))
     print(f"results: {folder.path}  plot: {plot}")
     return 0
@@ -122,9 +121,10 @@ def cmd_assist(args: argparse.Namespace) -> int:
 
 def cmd_qa_data(args: argparse.Namespace) -> int:
     config = config_from_args(QADataConfig, args)
+    source = qa_source(config)  # a bad episodes file fails before the output folder is claimed
     folder = claim_out(args.out, "gridworld qa-data", config, args.overwrite, args.resume)
     with folder.run():
-        counts = write_qa_dataset(config, folder)
+        counts = write_qa_dataset(config, folder, source=source)
     print(f"wrote {counts['train']} train and {counts['test']} test questions to {folder.path}")
     return 0
 
@@ -134,13 +134,13 @@ def cmd_qa_eval(args: argparse.Namespace) -> int:
     config = config_from_args(QAEvalConfig, args)
     llm_settings = config.llm_settings(domain.prompt_styles) if config.reasoner == "llm" else None
     if llm_settings is not None:  # the record says how the model was asked (its card may have chosen)
-        config = dataclasses.replace(config, prompt_style=llm_settings.prompt_style)
+        config = config.settled(llm_settings)
     folder = claim_out(args.out, "gridworld qa-eval", config, args.overwrite, args.resume)
     rows = read_jsonl(config.data, QUESTION_FIELDS, hint="make one with `mindzero gridworld qa-data`")
     rows = rows[: config.limit]
     answerer = None
     if llm_settings is not None:
-        answerer = LLMQAAnswerer(domain, config.backend(), config.answer_mode, llm_settings)
+        answerer = LLMQAAnswerer(domain, config.backend(config.batch_size), config.answer_mode, llm_settings)
     with folder.run():
         with folder.stream("samples.jsonl") as stream:  # the state: totals, and the rng or the LLM's costs
             if answerer is None:
@@ -148,7 +148,7 @@ def cmd_qa_eval(args: argparse.Namespace) -> int:
                 units, rest = qa_samples(domain, rows, config.reasoner, config.human, totals, rng), rng
             else:
                 totals, answerer.stats = stream.state or (QATotals(), answerer.stats)
-                units, rest = qa_llm_samples(rows, answerer, totals, config.seed), answerer.stats
+                units, rest = qa_llm_samples(rows, answerer, totals, config.seed, config.batch_size), answerer.stats
             for unit in units:
                 for sample in unit:
                     stream.write(sample)

@@ -7,21 +7,25 @@ import argparse
 import dataclasses
 import time
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
 from mindzero.commands.assist_runs import HEADER, run_reasoners
-from mindzero.commands.llm_options import AssistLLMOptions, ModelOptions
+from mindzero.commands.llm_options import AssistLLMOptions, BatchOptions, ModelOptions
 from mindzero.core.config import add_dataclass_flags, config_from_args
 from mindzero.core.human import HumanParams
 from mindzero.core.outputs import add_output_flags, claim_out
 from mindzero.core.results import dumps_json, read_jsonl, read_stdin_text, read_text, write_jsonl, write_results
+from mindzero.domains.base import Estimators, estimators_of
 from mindzero.domains.household import HouseholdDomain
+from mindzero.domains.household.estimators import HouseholdEstimators, household_estimators
 from mindzero.domains.household.mmtom.generate import generate as generate_mmtom
 from mindzero.domains.household.mmtom.model import MMToMModel
 from mindzero.domains.household.smc import REASONERS, SMCSettings, make_reasoner
 from mindzero.domains.household.ssrl import PROMPT_STYLES
-from mindzero.envs.household.episodes import SPLITS, benchmark_episodes
+from mindzero.envs.household.apartment import bundled_apartment
+from mindzero.envs.household.episodes import SPLITS, all_goals, benchmark_episodes
 from mindzero.envs.household.helper import HelperSettings
 from mindzero.envs.household.human import HOUSEHOLD_HUMAN
 from mindzero.inference.llm import ANSWER_MODES, LLMQAAnswerer, LLMReasoner, LLMSettings
@@ -52,12 +56,11 @@ class RunSettings:
 
 
 @dataclass
-class AssistConfig(AssistLLMOptions, RunSettings):
-    """``household assist``: which reasoners, on which apartments and episodes."""
+class AssistConfig(BatchOptions, AssistLLMOptions, RunSettings, Estimators):
+    """``household assist``: which reasoners, on which apartments and episodes; ``--likelihood`` and
+    ``--prior``: the estimators of the smc and exact reasoners."""
 
-    max_new_tokens: int = field(
-        default=96, kw_only=True, metadata={"help": "completion token budget", "ge": 1, "le": 32_768}
-    )
+    default_new_tokens: ClassVar[int] = 96
 
     reasoner: list[str] = field(
         default_factory=lambda: ["none", "random", "oracle", "smc"],
@@ -75,13 +78,15 @@ class AssistConfig(AssistLLMOptions, RunSettings):
 
 
 @dataclass
-class MMToMEvalConfig(ModelOptions):
+class MMToMEvalConfig(BatchOptions, ModelOptions):
     """``household mmtom-eval``: the MMToM-QA questions and the reasoner that answers them."""
 
     data: str = field(metadata={"help": "MMToM-QA questions JSONL (e.g. ../shared/data/mmtom_qa/questions.jsonl)"})
     reasoner: str = field(default="model", metadata={"help": "llm needs --model", "choices": MMTOM_REASONERS})
     seed: int = field(default=0, metadata={"help": "seed of tie-breaking coins and LLM decoding", "ge": 0})
-    limit: int | None = field(default=None, metadata={"help": "evaluate only the first N questions", "ge": 1})
+    limit: int | None = field(
+        default=None, metadata={"help": "evaluate only the first N questions", "ge": 1, "le": 10_000_000}
+    )
     inference: MMToMModel = field(default_factory=MMToMModel, metadata={"help": "the model reasoner"})
     answer_mode: str = field(
         default="generate",
@@ -90,9 +95,7 @@ class MMToMEvalConfig(ModelOptions):
             "choices": ANSWER_MODES,
         },
     )
-    max_new_tokens: int = field(
-        default=16, kw_only=True, metadata={"help": "completion token budget", "ge": 1, "le": 32_768}
-    )
+    default_new_tokens: ClassVar[int] = 16
     strict: bool = field(
         default=False, metadata={"help": "any sentence the reader cannot read is an error (exit 2), not a note"}
     )
@@ -121,6 +124,17 @@ class MMToMDataConfig:
         default=0.1, metadata={"help": "skip questions whose label posterior is within this of 1/2", "ge": 0, "lt": 0.5}
     )
     inference: MMToMModel = field(default_factory=MMToMModel, metadata={"help": "the labelling model"})
+
+
+@dataclass
+class PriorCacheConfig:
+    """``household prior-cache``: the llm prior of every goal of an apartment split, into its cache."""
+
+    model: str = field(metadata={"help": "model spec that judges the goals (e.g. smollm2-135m)"})
+    split: str = field(default="train", metadata={"help": "bundled apartments", "choices": tuple(SPLITS)})
+    cache: str | None = field(
+        default=None, metadata={"help": "cache folder (default: $MINDZERO_CACHE/estimators; --estimator-cache)"}
+    )
 
 
 def register(areas: argparse._SubParsersAction) -> None:
@@ -168,28 +182,61 @@ def register(areas: argparse._SubParsersAction) -> None:
     mmtom_data.add_argument("--out", default="runs/mmtom-data", help="output folder")
     add_output_flags(mmtom_data, resume=False)
     mmtom_data.set_defaults(func=cmd_mmtom_data)
+    prior_cache = verbs.add_parser(
+        "prior-cache",
+        help="precompute the llm prior (--prior llm) of every goal of a split's apartments",
+        description="Scores each goal's plausibility once into the cache file of (model, prior), which later "
+        "--prior llm --estimator-model MODEL runs read; a second run computes nothing.",
+    )
+    add_dataclass_flags(prior_cache, PriorCacheConfig)
+    prior_cache.set_defaults(func=cmd_prior_cache)
 
 
 def cmd_assist(args: argparse.Namespace) -> int:
     config = config_from_args(AssistConfig, args)
     names = config.reasoner
     llm = config.assist_settings(PROMPT_STYLES) if "llm" in names else None
+    if llm is not None:  # the record says how the model was asked (its card may have chosen)
+        config = config.settled(llm)
     runs = benchmark_episodes(config.split, config.episodes, config.episode_seed, config.apartment, config.goal)
+    estimators = estimators_of(config)
+    scoring = household_estimators(estimators)  # a missing --estimator-model fails here, before any work
     folder = claim_out(args.out, "household assist", config, args.overwrite, args.resume)
     domain = HouseholdDomain(config.helper)
     settings = AssistSettings(
         seeds=config.seeds, human=config.human, max_steps=config.max_steps, calibrate=config.calibrate
     )
-    factories = {n: (lambda seed, n=n: make_reasoner(n, seed, settings.human, config.smc)) for n in names if n != "llm"}
+    human, smc = settings.human, config.smc
+    factories = {n: (lambda seed, n=n: make_reasoner(n, seed, human, smc, estimators)) for n in names if n != "llm"}
     if llm is not None:
-        backend = config.backend()
+        backend = config.backend(config.batch_size)
         factories["llm"] = lambda seed: LLMReasoner(domain, backend, llm, seed)
     with folder.run():
-        rows, plot = run_reasoners(domain, runs, settings, {n: factories[n] for n in names}, folder, config)
+        chosen = {n: factories[n] for n in names}
+        rows, plot = run_reasoners(domain, runs, settings, chosen, folder, config, config.batch_size)
     where = config.apartment or f"{config.split} apartments {', '.join(SPLITS[config.split])}"
     print(f"Household assistance on {where}: {config.episodes} episodes each x seeds {config.seeds}")
     print(format_table(HEADER, rows))
+    if scoring.scorers:
+        print("LLM estimators: " + ", ".join(f"{k} {v:.3g}" for k, v in scoring.stats().items()))
     print(f"results: {folder.path}  plot: {plot}")
+    return 0
+
+
+def cmd_prior_cache(args: argparse.Namespace) -> int:
+    config = config_from_args(PriorCacheConfig, args)
+    settings = Estimators(prior="llm", estimator_model=config.model, estimator_cache=config.cache)
+    estimators = HouseholdEstimators(settings)  # its own counts: what this run computed
+    start = time.perf_counter()
+    for name in SPLITS[config.split]:
+        apartment = bundled_apartment(name)
+        estimators.logprior(apartment)
+        print(f"{name}: {len(all_goals(apartment))} goals")
+    stats = estimators.stats()
+    print(
+        f"prior scores: {stats['prior_scores_computed']} computed, {stats['prior_scores_cached']} cached "
+        f"({time.perf_counter() - start:.1f} s); cache {estimators.scorers['prior'].cache.path}"
+    )
     return 0
 
 
@@ -248,8 +295,8 @@ def cmd_mmtom_eval(args: argparse.Namespace) -> int:
     rows = rows[: config.limit]
     answerer = None
     if config.reasoner == "llm":
-        settings = LLMSettings(temperature=config.temperature, max_new_tokens=config.max_new_tokens)
-        answerer = LLMQAAnswerer(HouseholdDomain(), config.backend(), config.answer_mode, settings)
+        settings = LLMSettings(temperature=config.temperature, max_new_tokens=config.new_tokens())
+        answerer = LLMQAAnswerer(HouseholdDomain(), config.backend(config.batch_size), config.answer_mode, settings)
     start = time.perf_counter()
     with folder.run():
         with folder.stream("samples.jsonl") as stream:  # the state: totals, seconds, and the rng or the LLM's costs
@@ -260,7 +307,8 @@ def cmd_mmtom_eval(args: argparse.Namespace) -> int:
                 rest = rng
             else:
                 totals, seconds, answerer.stats = stream.state or (MMToMTotals(), 0.0, answerer.stats)
-                units, rest = mmtom_llm_samples(rows, answerer, totals, config.seed), answerer.stats
+                units = mmtom_llm_samples(rows, answerer, totals, config.seed, config.batch_size)
+                rest = answerer.stats
             for unit in units:
                 for sample in unit:
                     stream.write(sample)

@@ -20,7 +20,7 @@ from mindzero.domains.household.smc import REASONERS as HOUSEHOLD_REASONERS
 from mindzero.envs.household.episodes import SPLITS
 from mindzero.envs.household.human import HouseholdHumanParams
 from mindzero.inference.llm import LLMReasoner
-from mindzero.web.app import PLAYABLE, ServeSettings, create_app
+from mindzero.web.app import PLAYABLE, ServeSettings, create_app, web_stack_error
 from mindzero.web.games import SerialReasoner
 from mindzero.web.study import SOLO, StudySettings
 
@@ -59,7 +59,11 @@ class ServeConfig(AssistLLMOptions, EpisodeConfig):
     )
     max_steps: int | None = field(
         default=None,
-        metadata={"help": "tick limit of a played episode; None = 100 (gridworld), 250 (household)", "ge": 1},
+        metadata={
+            "help": "tick limit of a played episode; None = 100 (gridworld), 250 (household)",
+            "ge": 1,
+            "le": 1_000_000,
+        },
     )
     max_sessions: int = field(
         default=1000, metadata={"help": "sessions held at once (memory bound)", "ge": 1, "le": 100_000}
@@ -159,7 +163,11 @@ def household_human(flags: HumanParams) -> HumanParams:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
+    try:  # before any option is read or model loaded; no other verb imports the web stack
+        import starlette  # noqa: F401
+        import uvicorn
+    except ImportError as err:
+        raise web_stack_error(err) from None
 
     config = config_from_args(ServeConfig, args)
     if "runs" in vars(args) and config.runs is not None and not Path(config.runs).is_dir():

@@ -117,7 +117,9 @@ class PBMDataConfig(EndpointOptions):
             "choices": ("gold", "policy", "both"),
         },
     )
-    corruptions: int = field(default=2, metadata={"help": "corrupted traces per question (gold source)", "ge": 0})
+    corruptions: int = field(
+        default=2, metadata={"help": "corrupted traces per question (gold source)", "ge": 0, "le": 64}
+    )
     policy: str = field(default="smollm2-135m", metadata={"help": "model spec of the policy (policy source)"})
     samples: int = field(
         default=4, metadata={"help": "traces sampled per question (policy source)", "ge": 1, "le": 1_024}
@@ -127,6 +129,7 @@ class PBMDataConfig(EndpointOptions):
         metadata={
             "help": "questions per policy call (policy source; the samples depend on it, as on the seed)",
             "ge": 1,
+            "le": 4_096,
         },
     )
     temperature: float = field(default=0.7, metadata={"help": "policy sampling temperature", "ge": 0})
@@ -149,7 +152,7 @@ class PBMEvalConfig:
         default=10, metadata={"help": "without --data: generate this many stories", "ge": 1, "le": 1_000_000}
     )
     seed: int = field(default=12345, metadata={"help": "without --data: story seed (not the training seed)", "ge": 0})
-    batch_size: int = field(default=8, metadata={"help": "traces per forward pass", "ge": 1})
+    batch_size: int = field(default=8, metadata={"help": "traces per forward pass", "ge": 1, "le": 4_096})
     readout: str | None = field(
         default=None,
         metadata={

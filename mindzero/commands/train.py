@@ -199,10 +199,10 @@ class AblationConfig:
     )
     seeds: list[int] = field(default_factory=lambda: [0, 1, 2], metadata={"help": "training seeds per row", "ge": 0})
     max_steps: int | None = field(
-        default=None, metadata={"help": "GRPO steps per run (the same budget for all)", "ge": 1}
+        default=None, metadata={"help": "GRPO steps per run (the same budget for all)", "ge": 1, "le": 1_000_000}
     )
     n_particles: int = field(
-        default=8, metadata={"help": "particles per completion (the single row asks for 1)", "ge": 1}
+        default=8, metadata={"help": "particles per completion (the single row asks for 1)", "ge": 1, "le": 256}
     )
     episodes: int = field(
         default=20, metadata={"help": "assistance episodes per evaluation seed", "ge": 1, "le": 10_000}
@@ -217,7 +217,8 @@ class AblationConfig:
         },
     )
     samples: int = field(
-        default=1, metadata={"help": "answers per decision, their particles pooled (> 1 needs a temperature)", "ge": 1}
+        default=1,
+        metadata={"help": "answers per decision, their particles pooled (> 1 needs a temperature)", "ge": 1, "le": 256},
     )
 
 

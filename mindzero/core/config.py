@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 import yaml
 
-from mindzero.core.errors import UserError
+from mindzero.core.errors import UserError, clip
 from mindzero.core.results import read_text
 
 T = TypeVar("T")
@@ -65,17 +65,13 @@ def _parse_bool(text: str) -> bool:
     raise ValueError(text)
 
 
-#: The most characters of an offending value an error message quotes.
-QUOTE_CHARS = 200
-
-
 def _show(value: Any) -> str:
     """A value as it would be typed after its flag, so that a flag and a YAML value with the same
-    text get the same message; at most :data:`QUOTE_CHARS` of it (a 1 MB value is not echoed)."""
+    text get the same message; at most :data:`~mindzero.core.errors.QUOTE_CHARS` of it (a 1 MB value is not echoed)."""
     if isinstance(value, bool):
         return str(value).lower()
     text = "''" if value == "" else str(value)
-    return text if len(text) <= QUOTE_CHARS else f"{text[:QUOTE_CHARS]}... ({len(text):,} characters)"
+    return clip(text)
 
 
 def _scalar(kind: type, value: Any, flag: str) -> Any:

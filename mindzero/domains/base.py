@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.parsing import ParseResult
 from mindzero.core.posterior import Posterior
@@ -46,6 +47,64 @@ class RewardContext:
     parse: Callable[[object], ParseResult]
 
 
+#: How a reward or an exact/SMC reasoner estimates log P(actions | m): the domain's simulated human
+#: (``model``) or a language model's log-probability of the actions written as text (``llm``).
+LIKELIHOODS = ("model", "llm")
+#: How it estimates log P(m): ``uniform``, the domain's symbolic ``rules``, or a language model's
+#: plausibility judgement (``llm``).
+PRIORS = ("uniform", "rules", "llm")
+
+
+@dataclass(kw_only=True, unsafe_hash=True)
+class Estimators:
+    """The likelihood and prior estimators of paper Eq. 4 (Fig. 2b): declared once, as top-level
+    options (``--likelihood``, ``--prior``) of every command whose reward or inference scores
+    hypotheses; a domain that has only its planner and a uniform prior rejects the others."""
+
+    likelihood: str = field(
+        default="model",
+        metadata={"help": "model (the simulated human's planner) | llm (log-prob of the actions as text)",
+                  "choices": LIKELIHOODS},
+    )  # fmt: skip
+    prior: str = field(
+        default="uniform",
+        metadata={"help": "uniform | rules (symbolic task rules) | llm (plausibility judged by --estimator-model)",
+                  "choices": PRIORS},
+    )  # fmt: skip
+    estimator_model: str | None = field(
+        default=None, metadata={"help": "model spec that scores the llm likelihood and prior (e.g. smollm2-135m)"}
+    )
+    estimator_cache: str | None = field(
+        default=None,
+        metadata={"help": "folder of the LLM estimators' score caches (default: $MINDZERO_CACHE/estimators)"},
+    )
+
+    def uses_llm(self) -> bool:
+        return self.likelihood == "llm" or self.prior == "llm"
+
+
+#: The simulated human's planner and a uniform prior: what every domain supports.
+DEFAULT_ESTIMATORS = Estimators()
+
+
+def estimators_of(config: Any) -> Estimators:
+    """The :class:`Estimators` part of a config that inherits it (a hashable value)."""
+    return Estimators(**{name: getattr(config, name) for name in Estimators.__dataclass_fields__})
+
+
+def with_estimators(task: Any, estimators: Estimators) -> Any:
+    """``task`` scoring with ``estimators``: the task's ``with_estimators`` if it has one; a task
+    without it takes only the defaults (its simulated human, a uniform prior)."""
+    if estimators == DEFAULT_ESTIMATORS:
+        return task
+    if not hasattr(task, "with_estimators"):
+        raise UserError(
+            f"--likelihood {estimators.likelihood} --prior {estimators.prior}: this task scores with its "
+            "simulated human and a uniform prior only (household assist has the others)"
+        )
+    return task.with_estimators(estimators)
+
+
 @dataclass
 class TrainData:
     """Options of the unlabeled training rows: declared once, read by every domain's tasks and by
@@ -58,8 +117,10 @@ class TrainData:
                   "le": 1_000_000},
     )  # fmt: skip
     seed: int = field(default=0, metadata={"help": "seed of the generated episodes", "ge": 0})
-    every: int = field(default=2, metadata={"help": "assist: keep every k-th timestep of each episode", "ge": 1})
-    n_particles: int = field(default=1, metadata={"help": "assist: particles requested per prompt", "ge": 1})
+    every: int = field(
+        default=2, metadata={"help": "assist: keep every k-th timestep of each episode", "ge": 1, "le": 1_000}
+    )
+    n_particles: int = field(default=1, metadata={"help": "assist: particles requested per prompt", "ge": 1, "le": 256})
     prompt_style: str | None = field(
         default="compact",
         metadata={"help": "full (paper transcript) | compact (CPU) | relative or anchored (scratch models)"},

@@ -13,6 +13,7 @@ letter (``generate``: the form GRPO trains) or by comparing the log-probabilitie
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +25,7 @@ from mindzero.core.errors import UserError
 from mindzero.core.parsing import ParseCounter, ParseResult, parse_option
 from mindzero.core.posterior import Posterior
 from mindzero.domains.base import Domain
-from mindzero.llm.base import Backend, Usage
+from mindzero.llm.base import Backend, Generation, Usage, flops
 
 
 @dataclass
@@ -149,28 +150,66 @@ class LLMReasoner:
 
     def update(self, observation: Any) -> Posterior:
         """Prompt with the prefix up to and including this action; keep the old posterior on failure."""
-        self.observations.append(observation)
+        return self.update_many([self], [observation])[0]
+
+    @staticmethod
+    def update_many(reasoners: Sequence[LLMReasoner], observations: Sequence[Any]) -> list[Posterior]:
+        """Fold one observation into each reasoner (episodes run in lock-step), asking each model
+        once for all the reasoners that share it and their settings: one batch instead of one call
+        per decision. Each prompt has its own seed, so every reasoner decides as it would alone."""
+        groups: dict[tuple, list[LLMReasoner]] = {}
+        for reasoner, observation in zip(reasoners, observations, strict=True):
+            reasoner.observations.append(observation)
+            key = (id(reasoner.backend), dataclasses.astuple(reasoner.settings))
+            groups.setdefault(key, []).append(reasoner)
+        for group in groups.values():
+            _decide(group)
+        return [r.posterior for r in reasoners]
+
+    def chat(self) -> list[dict]:
+        """The prompt of the next decision: the episode up to the last observed action."""
         settings = self.settings
         prompt = self.domain.assist_prompt(self.episode, self.observations, settings.n_particles, settings.prompt_style)
-        chat = [{"role": "user", "content": prompt}]
-        if settings.answer_mode == "score":
-            with self.backend.usage.measure() as usage:
-                self.posterior = scored_posterior(self.domain, self.backend, self.episode, chat, settings.prompt_style)
-            self.stats.add_batch(usage, [None])
-            return self.posterior
-        seed = self.seed * 1_000_003 + len(self.observations)
-        with self.backend.usage.measure() as usage:
-            generations = self.backend.generate(
-                [chat],
-                n=settings.samples,
-                temperature=settings.temperature,
-                max_new_tokens=settings.max_new_tokens,
-                seed=seed,
-            )[0]
-        results = [self.domain.parse_particles(g.text, self.episode, settings.n_particles) for g in generations]
-        self.stats.add_batch(usage, [None if r.ok else r.reason for r in results], settings.samples)
-        self.posterior = mixture(results) or self.posterior
-        return self.posterior
+        return [{"role": "user", "content": prompt}]
+
+
+def _decide(group: Sequence[LLMReasoner]) -> None:
+    """Update the posteriors of reasoners that share a backend and settings: one ``generate`` for
+    all of them (``score`` mode: one scoring call each). A decision made alone is charged the
+    measured call; decisions made together are each charged their own completions' tokens and an
+    equal share of the call's seconds."""
+    first = group[0]
+    settings, backend = first.settings, first.backend
+    if settings.answer_mode == "score":
+        for reasoner in group:
+            with backend.usage.measure() as usage:
+                reasoner.posterior = scored_posterior(
+                    reasoner.domain, backend, reasoner.episode, reasoner.chat(), settings.prompt_style
+                )
+            reasoner.stats.add_batch(usage, [None])
+        return
+    seeds = [r.seed * 1_000_003 + len(r.observations) for r in group]
+    with backend.usage.measure() as usage:
+        generations = backend.generate(
+            [r.chat() for r in group],
+            n=settings.samples,
+            temperature=settings.temperature,
+            max_new_tokens=settings.max_new_tokens,
+            seed=seeds,
+        )
+    for reasoner, completions in zip(group, generations):
+        results = [reasoner.domain.parse_particles(g.text, reasoner.episode, settings.n_particles) for g in completions]
+        own = usage if len(group) == 1 else _share(backend, completions, usage.seconds / len(group))
+        reasoner.stats.add_batch(own, [None if r.ok else r.reason for r in results], settings.samples)
+        reasoner.posterior = mixture(results) or reasoner.posterior
+
+
+def _share(backend: Backend, completions: Sequence[Generation], seconds: float) -> Usage:
+    """One decision's part of a batched call: its completions' tokens (Eq. 6 FLOPs) and ``seconds``."""
+    prompt_tokens = sum(g.prompt_tokens for g in completions)
+    completion_tokens = sum(g.completion_tokens for g in completions)
+    cost = flops(backend.usage.active_params, prompt_tokens + completion_tokens)
+    return Usage(1, prompt_tokens, completion_tokens, cost, seconds)
 
 
 class LLMQAAnswerer:
@@ -193,8 +232,9 @@ class LLMQAAnswerer:
         self, rows: Sequence[Mapping[str, Any]], seed: int = 0, start: int = 0, batch: int = 8
     ) -> Iterator[tuple[list[dict], Sequence[Mapping[str, Any]]]]:
         """(records, rows) batch by batch from row ``start`` on, one record per row: ``prediction``
-        ('a', 'b' or None), ``text`` or ``scores``. Batch ``rows[lo:lo + batch]`` decodes with seed
-        ``seed + lo``, so a run resumed at a batch boundary answers the same."""
+        ('a', 'b' or None), ``text`` or ``scores``. Row i decodes with seed ``seed + i`` in one
+        ``generate`` with its batch, so the answers are the same whatever the batch size and
+        wherever a run was resumed."""
         for lo in tqdm(range(start, len(rows), batch), desc=f"qa-llm[{self.mode}]", leave=False):
             chunk = rows[lo : lo + batch]
             chats = [[{"role": "user", "content": self.domain.qa_prompt(r, self.settings.prompt_style)}] for r in chunk]

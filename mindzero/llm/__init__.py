@@ -20,9 +20,10 @@ Spec strings, for ``load_backend(spec, **kwargs)`` and ``--model``:
 ==========================================  ===========================================================
 
 Keyword arguments go to the backend's constructor (e.g. ``dtype="bfloat16"``,
-``active_params=4_000_000_000``); ``endpoint`` (:class:`EndpointOptions`: request timeout and
-retries) goes to ``openai:`` backends only. FLOPs follow the paper's Eq. 6: 2 × active parameters × tokens,
-prompt plus completion tokens of every sample (see :mod:`mindzero.llm.base`).
+``active_params=4_000_000_000``); ``endpoint`` (:class:`EndpointOptions`: request timeout,
+retries and requests in flight) goes to ``openai:`` backends only. FLOPs follow the paper's
+Eq. 6: 2 × active parameters × tokens, prompt plus completion tokens of every sample (see
+:mod:`mindzero.llm.base`).
 
 Nothing here imports torch, transformers or vllm until a backend that needs it is created.
 """
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mindzero.core.errors import UserError
+from mindzero.core.errors import UserError, clip
 from mindzero.llm.base import Backend, Generation, Message, Prompt, Usage, UsageMeter, flops
 from mindzero.llm.models import DEFAULT_MODEL, PACKAGED_MODELS, cache_dir, count_parameters, resolve_model
 from mindzero.llm.openai_backend import EndpointOptions, OpenAIBackend
@@ -72,7 +73,7 @@ def load_backend(spec: str = DEFAULT_MODEL, endpoint: EndpointOptions | None = N
             )
         return TransformersBackend(spec, **kwargs)
     if not rest:
-        raise UserError(f"model spec '{spec}' names no model after '{scheme}:'")
+        raise UserError(f"model spec '{clip(spec)}' names no model after '{scheme}:'")
     if scheme == "hf":
         return TransformersBackend(rest, **kwargs)
     if scheme == "vllm":
@@ -81,4 +82,11 @@ def load_backend(spec: str = DEFAULT_MODEL, endpoint: EndpointOptions | None = N
     endpoint = endpoint or EndpointOptions()
     if endpoint.active_params is not None:
         kwargs.setdefault("active_params", int(endpoint.active_params))
-    return OpenAIBackend(url, model or None, timeout=endpoint.request_timeout, max_retries=endpoint.retries, **kwargs)
+    return OpenAIBackend(
+        url,
+        model or None,
+        timeout=endpoint.request_timeout,
+        max_retries=endpoint.retries,
+        concurrency=endpoint.concurrency,
+        **kwargs,
+    )

@@ -173,27 +173,32 @@ class Backend(ABC):
         n: int = 1,
         temperature: float = 1.0,
         max_new_tokens: int = 256,
-        seed: int | None = None,
+        seed: int | Sequence[int] | None = None,
     ) -> list[list[Generation]]:
         """Sample ``n`` completions for each prompt; ``result[i][j]`` is sample j of prompt i.
 
-        ``temperature == 0`` means greedy decoding. The same ``seed`` with the same arguments
-        gives the same completions (on the same backend, hardware and library versions). Usage
-        counts the completions computed: a backend that decodes greedily once and repeats it
-        ``n`` times counts it once.
+        ``temperature == 0`` means greedy decoding. Each prompt has its own seed: ``seed[i]``, or
+        ``seed + i`` for one number; a prompt's completions depend only on the prompt, its seed and
+        the other arguments (on the same backend, hardware and library versions), not on the
+        prompts sent with it, so decisions batched together answer as they would one at a time.
+        Usage counts the completions computed: a backend that decodes greedily once and repeats
+        it ``n`` times counts it once.
         """
         check_sampling_args(n, temperature, max_new_tokens)
+        prompts = list(prompts)
+        seeds = prompt_seeds(seed, len(prompts))
         start = time.perf_counter()
-        computed = self.sample(list(prompts), n, temperature, max_new_tokens, seed)
+        computed = self.sample(prompts, n, temperature, max_new_tokens, seeds)
         self.usage.record_generations(computed, start)
         return [gs * (n // len(gs)) if len(gs) < n else gs for gs in computed]
 
     @abstractmethod
     def sample(
-        self, prompts: list[Prompt], n: int, temperature: float, max_new_tokens: int, seed: int | None
+        self, prompts: list[Prompt], n: int, temperature: float, max_new_tokens: int, seed: list[int] | None
     ) -> list[list[Generation]]:
         """The completions computed for each prompt: ``n``, or 1 where ``n`` would be identical
-        (greedy decoding). Arguments are already checked; :meth:`generate` meters the call."""
+        (greedy decoding); ``seed`` is one seed per prompt (None: unseeded). Arguments are already
+        checked; :meth:`generate` meters the call."""
 
     @abstractmethod
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[float]:
@@ -203,6 +208,34 @@ class Backend(ABC):
         on its own and append it to the (templated) prompt's tokens, so leading spaces matter
         (score ``" A"``, not ``"A"``, after ``"Answer:"``).
         """
+
+    def score_pairs(self, pairs: Sequence[tuple[Prompt, str]]) -> list[float]:
+        """log P(continuation | prompt) in nats of each ``(prompt, continuation)`` pair, as
+        :meth:`score` gives it: one :meth:`score` call per distinct prompt here; a backend that
+        batches different prompts in one forward pass overrides it (LLM estimators score one
+        continuation after each of hundreds of prompts)."""
+        groups: dict[int, list[int]] = {}
+        keys: dict[str, int] = {}
+        for i, (prompt, _) in enumerate(pairs):
+            key = keys.setdefault(repr(prompt), len(keys))
+            groups.setdefault(key, []).append(i)
+        out = [0.0] * len(pairs)
+        for rows in groups.values():
+            for i, value in zip(rows, self.score(pairs[rows[0]][0], [pairs[i][1] for i in rows])):
+                out[i] = value
+        return out
+
+
+def prompt_seeds(seed: int | Sequence[int] | None, n_prompts: int) -> list[int] | None:
+    """One seed per prompt: ``seed + i`` for prompt i, or the given list (checked for length)."""
+    if seed is None:
+        return None
+    if not isinstance(seed, Sequence):
+        return [int(seed) + i for i in range(n_prompts)]
+    seeds = [int(s) for s in seed]
+    if len(seeds) != n_prompts:
+        raise UserError(f"got {len(seeds)} seeds for {n_prompts} prompts; give one seed per prompt")
+    return seeds
 
 
 def check_sampling_args(n: int, temperature: float, max_new_tokens: int) -> None:

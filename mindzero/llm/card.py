@@ -2,8 +2,8 @@
 
 A model trained on one prompt style answers at chance in another, so every model folder the
 trainers write (``final/`` and each ``checkpoint-N/``) carries ``mindzero_model.json`` with its
-domain, task, prompt style and particle count, and every evaluator takes those as its defaults
-(:meth:`ModelCard.settle`). Models without a card (SmolLM2, served models) keep the evaluator's own
+domain, task, prompt style, particle count and completion budget, and every evaluator takes those as
+its defaults (:meth:`ModelCard.settle`). Models without a card (SmolLM2, served models) keep the evaluator's own
 defaults.
 """
 
@@ -29,6 +29,8 @@ class ModelCard:
     prompt_style: str
     n_particles: int
     trainer: str  # ssrl | format-sft
+    #: Completion tokens the model was trained to answer in (a card written before it was recorded: None).
+    max_new_tokens: int | None = None
 
     def write(self, folder: str | Path) -> None:
         atomic_write_text(Path(folder) / CARD_FILE, json.dumps(asdict(self), indent=2, sort_keys=True) + "\n")

@@ -132,6 +132,7 @@ def convert_gguf(gguf: Path, target: Path, fix: str = "download the file again")
             f"converting '{gguf.name}' needs transformers and gguf: pip install \"mindzero[llm]\" ({err})"
         ) from None
     log.info("converting %s to a safetensors model in %s (once)", gguf, target)
+    hub_kernels_opt_in()
     try:
         model = AutoModelForCausalLM.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
         tokenizer = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
@@ -182,10 +183,24 @@ def count_parameters(folder: str | os.PathLike[str]) -> int | None:
     return total
 
 
+#: transformers' own switch for Hub kernels; mindzero's default is ``NO`` (:func:`hub_kernels_opt_in`).
+HUB_KERNELS_ENV = "USE_HUB_KERNELS"
+
+
+def hub_kernels_opt_in() -> None:
+    """Hub kernels only where a user asks (``USE_HUB_KERNELS=YES``): transformers 5 turns them on by
+    default and, on CUDA, fetches ``kernels-community/*`` (rotary) inside ``from_pretrained``, which
+    fails offline (``HF_HUB_OFFLINE=1``) without those kernels cached. Every model load calls this
+    first, so the process-wide default, which loads inside TRL see too, is ``NO``."""
+    os.environ.setdefault(HUB_KERNELS_ENV, "NO")
+
+
 def load_language_model(path: str | os.PathLike[str], dtype: object = None) -> object:
-    """A local model folder as a text generator: a causal LM, or a vision-language model (the
-    paper's GridWorld backbones, Qwen3-VL) whose architecture ``AutoModelForCausalLM`` does not
-    map; both take text-only ``input_ids``. ``dtype`` is a torch dtype (None: the folder's)."""
+    """A model folder (or, for GPU recipes, a hub id) as a text generator: a causal LM, or a
+    vision-language model (the paper's GridWorld backbones, Qwen3-VL) whose architecture
+    ``AutoModelForCausalLM`` does not map; both take text-only ``input_ids``. ``dtype`` is a torch
+    dtype (None: the folder's). Every mindzero model load goes through here (hub kernels off)."""
+    hub_kernels_opt_in()
     from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForImageTextToText
     from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
 

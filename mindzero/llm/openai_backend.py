@@ -31,11 +31,15 @@ RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
 #: (3 attempts of 10 s plus 1.5 s of backoff) instead of minutes.
 REQUEST_TIMEOUT = 10.0
 RETRIES = 2
+#: Requests in flight at once: a served model batches what arrives together, so decisions sent
+#: concurrently cost about one request's latency (``benchmarks/bench_llm_eval.py``).
+CONCURRENCY = 8
+MAX_CONCURRENCY = 256
 
 
 @dataclass(kw_only=True)
 class EndpointOptions:
-    """``--request-timeout`` and ``--retries`` of commands that take a model spec; only ``openai:``
+    """``--request-timeout``, ``--retries`` and ``--concurrency`` of commands that take a model spec; only ``openai:``
     specs use them (keyword-only, so configs with required fields can inherit them)."""
 
     request_timeout: float = field(
@@ -43,7 +47,11 @@ class EndpointOptions:
         metadata={"help": "seconds per HTTP request to an openai: model (raise it for long generations)", "gt": 0},
     )
     retries: int = field(
-        default=RETRIES, metadata={"help": "retries of a failed HTTP request to an openai: model", "ge": 0}
+        default=RETRIES, metadata={"help": "retries of a failed HTTP request to an openai: model", "ge": 0, "le": 100}
+    )
+    concurrency: int = field(
+        default=CONCURRENCY,
+        metadata={"help": "requests to an openai: model kept in flight at once", "ge": 1, "le": MAX_CONCURRENCY},
     )
     active_params: float | None = field(
         default=None,
@@ -73,7 +81,7 @@ class OpenAIBackend(Backend):
         max_retries: int = RETRIES,
         backoff: float = 0.5,
         max_backoff: float = 30.0,
-        concurrency: int = 8,
+        concurrency: int = CONCURRENCY,
         active_params: int | None = None,
     ) -> None:
         """Connect to ``base_url`` (e.g. ``http://127.0.0.1:8000/v1``).
@@ -91,17 +99,21 @@ class OpenAIBackend(Backend):
         self.max_retries = max_retries
         self.backoff = backoff
         self.max_backoff = max_backoff
-        self.concurrency = max(1, concurrency)
+        if not 1 <= concurrency <= MAX_CONCURRENCY:
+            raise UserError(f"concurrency must be in [1, {MAX_CONCURRENCY}] requests in flight, got {concurrency}")
+        self.concurrency = concurrency
         self.model = model or self._first_model()
         self.name = f"{self.base_url}#{self.model}"
         self.usage = UsageMeter(active_params)
 
     def sample(
-        self, prompts: list[Prompt], n: int, temperature: float, max_new_tokens: int, seed: int | None
+        self, prompts: list[Prompt], n: int, temperature: float, max_new_tokens: int, seed: list[int] | None
     ) -> list[list[Generation]]:
-        """``n`` completions per prompt; servers that return fewer are asked again, one at a time."""
+        """``n`` completions per prompt, up to ``concurrency`` requests in flight (prompt i with seed
+        ``seed[i]``); servers that return fewer are asked again, one at a time."""
+        seeds = seed if seed is not None else [None] * len(prompts)
         with ThreadPoolExecutor(self.concurrency) as pool:
-            return list(pool.map(lambda p: self._sample(p, n, temperature, max_new_tokens, seed), prompts))
+            return list(pool.map(lambda p, s: self._sample(p, n, temperature, max_new_tokens, s), prompts, seeds))
 
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[float]:
         """Sum of the endpoint's echoed log-probs (nats) over the tokens covering each continuation."""

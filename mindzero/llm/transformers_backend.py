@@ -3,17 +3,27 @@
 from __future__ import annotations
 
 import copy
+import math
 import os
+import secrets
 import time
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
+
+import numpy as np
 
 from mindzero.core.errors import UserError
 from mindzero.llm.base import Backend, Generation, Prompt, UsageMeter
 from mindzero.llm.models import DEFAULT_MODEL, load_language_model, resolve_model
 
 DTYPES = ("float32", "bfloat16", "float16", "auto")
+
+#: A batch changes a prompt's logits by float rounding only (padding, matrix shapes: at most 6e-8
+#: measured in float32, docs/llm.md). Where a prompt's chosen token ever led the runner-up by less
+#: than this (in logits; greedy, or Gumbel-perturbed logits × temperature when sampling), the
+#: prompt is decoded again alone, so its answer does not depend on the batch it was in.
+TIE_MARGIN = 1e-3
 
 
 def _require_transformers() -> tuple[Any, Any]:
@@ -48,6 +58,36 @@ def _token_logprob_sums(logprobs: Any, rows: Sequence[Sequence[int]]) -> list[fl
         index = torch.tensor(targets, dtype=torch.long, device=logprobs.device)
         sums.append(float(logprobs[row, : len(targets)].gather(-1, index[:, None]).sum()))
     return sums
+
+
+class _Chooser:
+    """Picks every row's next token itself, as a logits processor of a greedy ``generate``: the
+    argmax of the logits (greedy) or of logits / temperature + Gumbel noise drawn from the row's
+    own generator (exact sampling; seeded per row, so a row samples the same in any batch). Keeps
+    each step's gap between the chosen and the runner-up score, in logits (:data:`TIE_MARGIN`)."""
+
+    def __init__(self, seeds: list[list[int]], temperature: float) -> None:
+        torch, _ = _require_transformers()
+        self.temperature = temperature
+        self.generators = [torch.Generator().manual_seed(_mix(s)) for s in seeds] if temperature > 0 else []
+        self.gaps: list[Any] = []
+
+    def __call__(self, input_ids: Any, scores: Any) -> Any:
+        torch, _ = _require_transformers()
+        logits = scores.float()
+        if self.temperature > 0:
+            u = torch.stack([torch.rand(logits.shape[-1], generator=g) for g in self.generators]).to(logits.device)
+            gumbel = -torch.log(-torch.log(u.clamp(min=torch.finfo(u.dtype).tiny)))
+            logits = logits / self.temperature + gumbel
+        top = logits.topk(2, dim=-1)
+        self.gaps.append((top.values[:, 0] - top.values[:, 1]) * (self.temperature or 1.0))
+        chosen = torch.full_like(scores, -math.inf)
+        return chosen.scatter_(1, top.indices[:, :1], 0.0)
+
+
+def _mix(parts: list[int]) -> int:
+    """A 63-bit generator seed from (prompt seed, sample index)."""
+    return int(np.random.SeedSequence([p % 2**63 for p in parts]).generate_state(1, np.uint64)[0] >> 1)
 
 
 class TransformersBackend(Backend):
@@ -128,40 +168,54 @@ class TransformersBackend(Backend):
         return encode_prompt(self.tokenizer, prompt, self.name)
 
     def sample(
-        self, prompts: list[Prompt], n: int, temperature: float, max_new_tokens: int, seed: int | None
+        self, prompts: list[Prompt], n: int, temperature: float, max_new_tokens: int, seed: list[int] | None
     ) -> list[list[Generation]]:
         """``n`` completions per prompt (pure sampling: no top-k/top-p truncation); greedy decoding
-        (``temperature == 0``) computes one."""
-        torch, _ = _require_transformers()
+        (``temperature == 0``) computes one. Prompts are decoded ``batch_size`` at a time, each with
+        its own seed, and answer as they would alone (see :data:`TIE_MARGIN`)."""
         encoded = [self.encode(p) for p in prompts]
-        sampling: dict[str, Any] = (
-            {"do_sample": True, "temperature": temperature, "top_k": 0, "top_p": 1.0}
-            if temperature > 0
-            else {"do_sample": False}
-        )
-        if self.static_cache:
-            sampling["cache_implementation"] = "static"
+        seeds = seed if seed is not None else [secrets.randbits(62) for _ in prompts]
         runs = n if temperature > 0 else 1
         results: list[list[Generation]] = []
-        with torch.random.fork_rng(devices=[] if self.device == "cpu" else None), torch.inference_mode():
-            if seed is not None:
-                torch.manual_seed(seed)
-            for lo in range(0, len(encoded), self.batch_size):
-                batch = encoded[lo : lo + self.batch_size]
-                input_ids, mask = self._pad(batch, left=True)
-                out = self.model.generate(
-                    input_ids=input_ids,
-                    attention_mask=mask,
-                    max_new_tokens=max_new_tokens,
-                    num_return_sequences=runs,
-                    pad_token_id=self.pad_id,
-                    eos_token_id=sorted(self.eos_ids) or None,
-                    **sampling,
-                )
-                new = out[:, input_ids.shape[1] :].tolist()
-                for i, ids in enumerate(batch):
-                    results.append([self._completion(new[i * runs + j], len(ids)) for j in range(runs)])
+        for lo in range(0, len(encoded), self.batch_size):
+            batch, batch_seeds = encoded[lo : lo + self.batch_size], seeds[lo : lo + self.batch_size]
+            done, margins = self._decode(batch, batch_seeds, runs, temperature, max_new_tokens)
+            for i, (ids, s) in enumerate(zip(batch, batch_seeds)):
+                if len(batch) > 1 and margins[i] < TIE_MARGIN:  # near a tie: padding's rounding could flip it
+                    done[i] = self._decode([ids], [s], runs, temperature, max_new_tokens)[0][0]
+            results += done
         return results
+
+    def _decode(
+        self, batch: list[list[int]], seeds: list[int], runs: int, temperature: float, max_new_tokens: int
+    ) -> tuple[list[list[Generation]], list[float]]:
+        """One padded ``generate`` of ``runs`` completions per prompt; (completions, each prompt's
+        smallest top-two gap over the steps it decoded, in logits)."""
+        torch, _ = _require_transformers()
+        input_ids, mask = self._pad(batch, left=True)
+        input_ids, mask = input_ids.repeat_interleave(runs, 0), mask.repeat_interleave(runs, 0)
+        chooser = _Chooser([[s, j] for s in seeds for j in range(runs)], temperature)
+        extra = {"cache_implementation": "static"} if self.static_cache else {}
+        with torch.inference_mode():
+            out = self.model.generate(
+                input_ids=input_ids,
+                attention_mask=mask,
+                max_new_tokens=max_new_tokens,
+                do_sample=False,
+                logits_processor=[chooser],
+                pad_token_id=self.pad_id,
+                eos_token_id=sorted(self.eos_ids) or None,
+                **extra,
+            )
+        new = out[:, input_ids.shape[1] :].tolist()
+        gaps = torch.stack(chooser.gaps, 1).tolist() if chooser.gaps else [[]] * len(new)
+        done, margins = [], []
+        for i, ids in enumerate(batch):
+            rows = [self._completion(new[i * runs + j], len(ids)) for j in range(runs)]
+            done.append(rows)
+            steps = [g for j, row in enumerate(rows) for g in gaps[i * runs + j][: row.completion_tokens]]
+            margins.append(min(steps, default=math.inf))
+        return done, margins
 
     def score(self, prompt: Prompt, continuations: Sequence[str]) -> list[float]:
         """Sum of log-probs (nats) of each continuation's tokens (tokenized on their own) after the prompt.
@@ -193,6 +247,36 @@ class TransformersBackend(Backend):
             seconds=time.perf_counter() - start,
         )
         return scores
+
+    def score_pairs(self, pairs: Sequence[tuple[Prompt, str]]) -> list[float]:
+        """:meth:`score` of many (prompt, continuation) pairs, ``batch_size`` whole sequences per
+        padded forward pass (sorted by length, so a batch pads little); the same numbers as one
+        :meth:`score` per pair up to float rounding (measured below 1e-4 in float32)."""
+        torch, _ = _require_transformers()
+        start = time.perf_counter()
+        rows = []
+        for prompt, continuation in pairs:
+            context = self.encode(prompt)
+            if not context:
+                raise UserError("score needs a prompt of at least one token; the prompt encodes to none")
+            rows.append((context, list(self.tokenizer(continuation, add_special_tokens=False).input_ids)))
+        order = sorted(range(len(rows)), key=lambda i: len(rows[i][0]) + len(rows[i][1]))
+        out = [0.0] * len(rows)
+        with torch.inference_mode():
+            for lo in range(0, len(order), self.batch_size):
+                batch = [rows[i] for i in order[lo : lo + self.batch_size]]
+                input_ids, mask = self._pad([c + k for c, k in batch], left=False)
+                logprobs = torch.log_softmax(self.model(input_ids=input_ids, attention_mask=mask).logits.float(), -1)
+                for row, (i, (context, cont)) in enumerate(zip(order[lo : lo + self.batch_size], batch)):
+                    # position t predicts token t + 1: the continuation's tokens from position len(context) - 1
+                    at = torch.arange(len(context) - 1, len(context) - 1 + len(cont), device=logprobs.device)
+                    out[i] = float(logprobs[row, at, torch.tensor(cont, dtype=torch.long, device=at.device)].sum())
+        self.usage.record(
+            prompt_tokens=sum(len(c) for c, _ in rows),
+            completion_tokens=sum(len(k) for _, k in rows),
+            seconds=time.perf_counter() - start,
+        )
+        return out
 
     def _score_after(self, cache: Any, first: Any, n_prompt: int, batch: list[list[int]]) -> list[float]:
         """Scores of continuations after a prompt already in ``cache`` (copied, not changed) whose

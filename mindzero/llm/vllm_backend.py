@@ -57,16 +57,17 @@ class VLLMBackend(Backend):
         self.usage = UsageMeter(active_params or (count_parameters(target) if local else None))
 
     def sample(
-        self, prompts: list[Prompt], n: int, temperature: float, max_new_tokens: int, seed: int | None
+        self, prompts: list[Prompt], n: int, temperature: float, max_new_tokens: int, seed: list[int] | None
     ) -> list[list[Generation]]:
-        """``n`` completions per prompt; prompt i uses seed ``seed + i`` (vLLM per-request seeds)."""
+        """``n`` completions per prompt, all prompts in one ``generate`` (vLLM batches them itself);
+        prompt i uses seed ``seed[i]`` (vLLM per-request seeds)."""
         inputs = [{"prompt_token_ids": encode_prompt(self.tokenizer, p, self.name)} for p in prompts]
         params = [
             self._vllm.SamplingParams(
                 n=n,
                 temperature=temperature,
                 max_tokens=max_new_tokens,
-                seed=None if seed is None else seed + i,
+                seed=None if seed is None else seed[i],
             )
             for i in range(len(inputs))
         ]

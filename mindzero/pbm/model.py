@@ -25,7 +25,7 @@ from typing import Any
 
 from mindzero.core.errors import UserError
 from mindzero.llm.base import UsageMeter
-from mindzero.llm.models import PACKAGED_MODELS, resolve_model
+from mindzero.llm.models import PACKAGED_MODELS, load_language_model, resolve_model
 from mindzero.pbm.data import upto_first_error
 from mindzero.stories.traces import number_span, step_number, value_span
 
@@ -220,12 +220,12 @@ class ProcessBeliefModel:
             raise UserError(f"unknown PBM readout {self.readout!r}; choose one of {', '.join(READOUTS)}")
         self.threshold = stored_threshold(self.config, self.readout)
         import torch
-        from transformers import AutoModelForCausalLM, AutoTokenizer
+        from transformers import AutoTokenizer
 
         self.name = str(path)
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.tokenizer = AutoTokenizer.from_pretrained(str(path))
-        self.model = AutoModelForCausalLM.from_pretrained(str(path), dtype=getattr(torch, dtype))
+        self.model = load_language_model(path, getattr(torch, dtype))
         self.model.to(self.device).eval()
         self.batch_size = batch_size
         self.max_length = max_length or int(self.config["max_length"])

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mindzero.core.errors import UserError
+from mindzero.core.errors import UserError, clip
 
 
 def _join_names(names: tuple[str, ...]) -> str:
@@ -221,7 +221,7 @@ def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
                 story.ignored.append(lineno)
                 continue
             what = "unparseable (no line number)" if numbered and m is None else "unparseable sentence"
-            raise UserError(f"story line {lineno}: {what}: {line!r}")
+            raise UserError(f"story line {lineno}: {what}: {clip(line)!r}")
         story.events.append(event)
         story.numbers.append(int(m.group(1)) if m else len(story.events))
     if not story.events:
@@ -292,4 +292,4 @@ def parse_question(text: str, where: str = "") -> Question:
         return Question((m.group("a"), m.group("b")), m.group("obj"), "search")
     if m := _Q_BEGINNING.match(text):
         return Question((), m.group("obj"), "beginning")
-    raise UserError(f"{where}unparseable question: {text!r}")
+    raise UserError(f"{where}unparseable question: {clip(text)!r}")

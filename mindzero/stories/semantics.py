@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations, permutations
 
-from mindzero.core.errors import UserError
+from mindzero.core.errors import UserError, clip
 from mindzero.epistemic import (
     TOP,
     Action,
@@ -364,7 +364,7 @@ class StorySimulator:
         """
         for name in _agents_of(event):
             if name not in self.world.agents:
-                raise UserError(f"unknown agent {name!r} in line {event.render()!r}")
+                raise UserError(f"unknown agent {name!r} in line {clip(event.render())!r}")
         self.world.check(event)  # before the epistemic state changes
         action = self.compile(event, also_seen_by, unseen_by)
         changed = action is not self.noop

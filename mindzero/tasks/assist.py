@@ -8,7 +8,7 @@ averaged over episodes and seeds; a failed run counts as ``max_steps`` ticks.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -42,6 +42,7 @@ class AssistSettings:
             "help": "teleport the helper to its object once the MAP goal is stable this many updates "
             "(and as --teleport-when says)",
             "ge": 0,
+            "le": 10_000,
         },
     )
     calibrate: bool = field(
@@ -95,6 +96,68 @@ def run_episode(
 
     With ``settings.calibrate`` the domain's ``exact`` reasoner runs beside the reasoner as the
     calibration reference."""
+    return run_episodes(domain, [episode], [reasoner], [seed], settings, exact_name)[0]
+
+
+def run_episodes(
+    domain: Domain,
+    episodes: Sequence[object],
+    reasoners: Sequence[Reasoner | None],
+    seeds: Sequence[int],
+    settings: AssistSettings,
+    exact_name: str = "exact",
+) -> list[EpisodeRun]:
+    """Run episodes in lock-step, as :func:`run_episode` runs each: at every tick the reasoners of
+    the episodes still running are updated together (:func:`update_all`), so a reasoner that
+    batches its decisions (an LLM) asks its model once per tick instead of once per episode."""
+    runs: list[EpisodeRun | None] = [None] * len(episodes)
+    waiting: dict[int, tuple[Generator, object]] = {}  # episode -> (its run, the observation it waits on)
+
+    def advance(i: int, run: Generator, posterior: Posterior | None) -> None:
+        try:
+            waiting[i] = (run, run.send(posterior))
+        except StopIteration as stop:
+            runs[i] = stop.value
+            waiting.pop(i, None)
+
+    for i, (episode, reasoner, seed) in enumerate(zip(episodes, reasoners, seeds, strict=True)):
+        advance(i, _episode_steps(domain, episode, reasoner, seed, settings, exact_name), None)
+    while waiting:
+        ready = list(waiting)
+        posteriors = update_all([reasoners[i] for i in ready], [waiting[i][1] for i in ready])
+        for i, posterior in zip(ready, posteriors):
+            advance(i, waiting[i][0], posterior)
+    return runs
+
+
+def update_all(reasoners: Sequence[Reasoner], observations: Sequence[object]) -> list[Posterior]:
+    """Each reasoner's posterior after its observation; reasoners of a class with a static
+    ``update_many(reasoners, observations)`` (LLMs: one model call) are updated together."""
+    posteriors: list[Posterior | None] = [None] * len(reasoners)
+    kinds: dict[type, list[int]] = {}
+    for i, reasoner in enumerate(reasoners):
+        kinds.setdefault(type(reasoner), []).append(i)
+    for kind, index in kinds.items():
+        many = getattr(kind, "update_many", None)
+        if many is None:
+            answers = [reasoners[i].update(observations[i]) for i in index]
+        else:
+            answers = many([reasoners[i] for i in index], [observations[i] for i in index])
+        for i, posterior in zip(index, answers):
+            posteriors[i] = posterior
+    return posteriors
+
+
+def _episode_steps(
+    domain: Domain,
+    episode: object,
+    reasoner: Reasoner | None,
+    seed: int,
+    settings: AssistSettings,
+    exact_name: str,
+) -> Generator[object, Posterior, EpisodeRun]:
+    """One episode as a generator: it yields each observed action the reasoner must fold in, is
+    sent the reasoner's new posterior, and returns the :class:`EpisodeRun`."""
     world = domain.simulator(episode, settings.human)
     goal = world.goal
     human_rng = np.random.default_rng([seed, 0])
@@ -132,7 +195,7 @@ def run_episode(
         next_state = world.step(state, human_action, helper_action)
         if posterior is not None:
             observation = world.observation(state, human_action)
-            posterior = reasoner.update(observation)
+            posterior = yield observation
             if exact is not None:
                 exact_posterior = exact.update(observation)
         state = next_state
@@ -263,36 +326,44 @@ def assist_samples(
     totals: AssistTotals,
     label: str = "",
     progress: bool = True,
+    batch: int = 1,
 ) -> Iterator[dict]:
     """Run a reasoner on every (seed, episode), seed by seed, from run ``totals.runs`` on (a resumed
-    benchmark skips the runs it has); add each run to ``totals`` and yield its sample. Episodes are
-    fetched by index as they are needed, never listed."""
+    benchmark skips the runs it has); add each run to ``totals`` and yield its sample, in run order.
+    ``batch`` helped runs go in lock-step (:func:`run_episodes`); a run's sample does not depend on
+    the runs beside it. Episodes are fetched by index as they are needed, never listed."""
     n = len(episodes)
     if not n:
         raise UserError("no episodes to run")
-    jobs = range(totals.runs, len(settings.seeds) * n)
-    for job in tqdm(jobs, desc=f"assist[{label}]", disable=not progress, leave=False):
-        seed, episode = settings.seeds[job // n], episodes[job % n]
-        alone = run_episode(domain, episode, None, seed, settings)
-        reasoner = make_reasoner(seed)
-        helped = run_episode(domain, episode, reasoner, seed, settings)
-        stats = getattr(reasoner, "stats", None)
-        sample = {
-            "episode_id": domain.episode_id(episode),
-            "seed": seed,
-            "goal": domain.goal_record(episode),
-            "t_alone": alone.ticks,
-            "t_helped": helped.ticks,
-            "success_alone": alone.success,
-            "success": helped.success,
-            "speedup": alone.ticks / helped.ticks - 1.0,
-            "goal_accuracy": _mean(helped.goal_score),
-            "true_goal_prob_mean": _mean(helped.true_goal_prob),
-            "kl_to_exact_mean": _mean(helped.kl_to_exact),
-            **({"reasoner": stats.metrics()} if stats is not None else {}),
-        }
-        totals.add(sample, helped, stats)
-        yield sample
+    if batch < 1:
+        raise UserError(f"batch must be at least 1 episode, got {batch}")
+    end = len(settings.seeds) * n
+    bar = tqdm(total=end - totals.runs, desc=f"assist[{label}]", disable=not progress, leave=False)
+    for lo in range(totals.runs, end, batch):
+        jobs = [(settings.seeds[job // n], episodes[job % n]) for job in range(lo, min(lo + batch, end))]
+        reasoners = [make_reasoner(seed) for seed, _ in jobs]
+        runs = run_episodes(domain, [e for _, e in jobs], reasoners, [seed for seed, _ in jobs], settings)
+        for (seed, episode), reasoner, helped in zip(jobs, reasoners, runs):
+            alone = run_episode(domain, episode, None, seed, settings)
+            stats = getattr(reasoner, "stats", None)
+            sample = {
+                "episode_id": domain.episode_id(episode),
+                "seed": seed,
+                "goal": domain.goal_record(episode),
+                "t_alone": alone.ticks,
+                "t_helped": helped.ticks,
+                "success_alone": alone.success,
+                "success": helped.success,
+                "speedup": alone.ticks / helped.ticks - 1.0,
+                "goal_accuracy": _mean(helped.goal_score),
+                "true_goal_prob_mean": _mean(helped.true_goal_prob),
+                "kl_to_exact_mean": _mean(helped.kl_to_exact),
+                **({"reasoner": stats.metrics()} if stats is not None else {}),
+            }
+            totals.add(sample, helped, stats)
+            bar.update()
+            yield sample
+    bar.close()
 
 
 def run_assist(
@@ -302,9 +373,11 @@ def run_assist(
     make_reasoner: Callable[[int], Reasoner],
     label: str = "",
     progress: bool = True,
+    batch: int = 1,
 ) -> tuple[dict, list[dict], list[float | None]]:
-    """Evaluate a reasoner on every (seed, episode); returns (metrics, per-episode samples, Fig. 5
-    accuracy curve). The samples are kept: a long benchmark streams :func:`assist_samples` instead."""
+    """Evaluate a reasoner on every (seed, episode), ``batch`` episodes in lock-step; returns
+    (metrics, per-episode samples, Fig. 5 accuracy curve). The samples are kept: a long benchmark
+    streams :func:`assist_samples` instead."""
     totals = AssistTotals()
-    samples = list(assist_samples(domain, episodes, settings, make_reasoner, totals, label, progress))
+    samples = list(assist_samples(domain, episodes, settings, make_reasoner, totals, label, progress, batch))
     return totals.metrics(), samples, totals.curve()

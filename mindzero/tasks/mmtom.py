@@ -135,13 +135,13 @@ def mmtom_samples(
 
 
 def mmtom_llm_samples(
-    rows: Sequence[Mapping[str, Any]], answerer: Any, totals: MMToMTotals, seed: int = 0
+    rows: Sequence[Mapping[str, Any]], answerer: Any, totals: MMToMTotals, seed: int = 0, batch: int = 8
 ) -> Iterator[list[dict]]:
-    """Answer ``rows[totals.n:]`` with an LLM answerer batch by batch (an answer naming no option is
-    wrong); each batch's samples are added to ``totals`` and yielded together."""
-    for records, batch in answerer.answers(rows, seed=seed, start=totals.n):
+    """Answer ``rows[totals.n:]`` with an LLM answerer, ``batch`` questions per model call (an answer
+    naming no option is wrong); each batch's samples are added to ``totals`` and yielded together."""
+    for records, chunk in answerer.answers(rows, seed=seed, start=totals.n, batch=batch):
         samples = []
-        for row, record in zip(batch, records):
+        for row, record in zip(chunk, records):
             _, fields = reading_fields(row["question"])
             sample = {**_identity(row), **record, "correct": record["prediction"] == row["answer"], **fields}
             totals.add(sample)

@@ -78,14 +78,14 @@ def qa_samples(
 
 
 def qa_llm_samples(
-    rows: Sequence[Mapping[str, Any]], answerer: Any, totals: QATotals, seed: int = 0
+    rows: Sequence[Mapping[str, Any]], answerer: Any, totals: QATotals, seed: int = 0, batch: int = 8
 ) -> Iterator[list[dict]]:
     """Answer the questions from ``rows[totals.n]`` on with an
-    :class:`~mindzero.inference.llm.LLMQAAnswerer`, batch by batch (an answer naming no option is
-    wrong); each batch's samples are added to ``totals`` and yielded together."""
-    for records, batch in answerer.answers(rows, seed=seed, start=totals.n):
+    :class:`~mindzero.inference.llm.LLMQAAnswerer`, ``batch`` questions per model call (an answer
+    naming no option is wrong); each batch's samples are added to ``totals`` and yielded together."""
+    for records, chunk in answerer.answers(rows, seed=seed, start=totals.n, batch=batch):
         samples = []
-        for row, record in zip(batch, records):
+        for row, record in zip(chunk, records):
             sample = _identity(row)
             samples.append({**sample, **record, "correct": record["prediction"] == sample["answer"]})
             totals.add(samples[-1])

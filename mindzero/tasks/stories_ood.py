@@ -14,7 +14,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from mindzero.core.errors import UserError
+from mindzero.core.errors import UserError, clip
 from mindzero.core.results import iter_jsonl
 from mindzero.pbm.data import BeliefQuestion
 from mindzero.stories.events import parse_line, parse_question
@@ -49,7 +49,7 @@ def load_ood_questions(path: str | Path | None = None, semantics: str = "hitom")
         for text in row["events"]:
             event = parse_line(text)
             if event is None:
-                raise UserError(f"{path}:{n}: event {text!r} matches no story template")
+                raise UserError(f"{path}:{n}: event {clip(text)!r} matches no story template")
             events.append(event)
         for spec in row["questions"]:
             if not isinstance(spec, dict) or not isinstance(spec.get("question"), str):

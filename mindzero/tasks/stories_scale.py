@@ -109,13 +109,15 @@ class ScaleEvalConfig(EndpointOptions):
     temperature: float = field(default=0.7, metadata={"help": "policy sampling temperature", "ge": 0})
     max_new_tokens: int = field(default=1024, metadata={"help": "tokens per sampled trace", "ge": 1, "le": 32_768})
     with_example: bool = field(default=True, metadata={"help": "include the worked example in the prompt"})
-    batch: int = field(default=16, metadata={"help": "sequences per policy call", "ge": 1})
-    verifier_batch: int = field(default=8, metadata={"help": "traces per verifier forward pass", "ge": 1})
+    batch: int = field(default=16, metadata={"help": "sequences per policy call", "ge": 1, "le": 4_096})
+    verifier_batch: int = field(default=8, metadata={"help": "traces per verifier forward pass", "ge": 1, "le": 4_096})
     dtype: str = field(default="float32", metadata={"help": "policy dtype (transformers backend)", "choices": DTYPES})
     beam: bool = field(default=False, metadata={"help": "also run step-level beam search"})
     beam_k: int = field(default=4, metadata={"help": "beams kept", "ge": 1, "le": 256})
     beam_b: int = field(default=4, metadata={"help": "candidates per beam and step", "ge": 1, "le": 256})
-    step_tokens: int = field(default=96, metadata={"help": "tokens per proposed step (beam search)", "ge": 1})
+    step_tokens: int = field(
+        default=96, metadata={"help": "tokens per proposed step (beam search)", "ge": 1, "le": 32_768}
+    )
     seed: int = field(default=0, metadata={"help": "seed of sampling, subsets and question choice", "ge": 0})
     out: str = field(default="runs/scale-eval", metadata={"help": "output folder"})
 

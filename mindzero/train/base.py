@@ -11,6 +11,7 @@ same habits, kept here once:
 - :func:`use_cpu` / :func:`torch_dtype`: device and precision choice (bf16 only where it runs).
 - :func:`load_tokenizer`: pad token = EOS when the model has none.
 - :class:`JsonlLog`: a ``TrainerCallback`` appending one JSON line per logged step.
+- :class:`PhaseClock`: seconds per phase of a run (``OUT/phases.json``), up to the first step.
 - :func:`write_run_config` and :func:`save_final`: what a run records and leaves in ``OUT/final``.
 """
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -27,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from mindzero.core.errors import UserError
+from mindzero.core.memory import require_memory
 from mindzero.core.results import atomic_write_text
 from mindzero.domains import get_domain
 from mindzero.llm.card import ModelCard
@@ -43,19 +46,37 @@ CHAT_ROLES = ("user\n", "assistant\n", "system\n")
 class ScratchSpec:
     """Size of a model trained from scratch (``--model scratch``): a Llama with tied embeddings."""
 
-    hidden: int = field(default=128, metadata={"help": "hidden size", "ge": 1})
-    layers: int = field(default=3, metadata={"help": "transformer blocks", "ge": 1})
-    heads: int = field(default=4, metadata={"help": "attention heads", "ge": 1})
+    hidden: int = field(default=128, metadata={"help": "hidden size", "ge": 1, "le": 8_192})
+    layers: int = field(default=3, metadata={"help": "transformer blocks", "ge": 1, "le": 128})
+    heads: int = field(default=4, metadata={"help": "attention heads", "ge": 1, "le": 128})
     vocab: int = field(
-        default=1024, metadata={"help": "byte-level BPE vocabulary trained on the task's texts", "ge": 1}
+        default=1024, metadata={"help": "byte-level BPE vocabulary trained on the task's texts", "ge": 1, "le": 262_144}
     )
     number_features: int | None = field(
         default=None,
         metadata={
             "help": "embedding dimensions that carry an integer token's value (0 = none; unset: the preset's, else 0)",
             "ge": 0,
+            "le": 8_192,
         },
     )
+
+    def parameters(self) -> int:
+        """Weights of the Llama :func:`build_scratch` makes: tied embeddings, and per block attention
+        (4 h²) and a gated MLP four times as wide (12 h²)."""
+        return self.vocab * self.hidden + 16 * self.layers * self.hidden**2
+
+    def require_memory(self, sequences: int = 0, tokens: int = 0, copies: int = 4) -> None:
+        """Refuse a training run this machine cannot hold, before any work: ``copies`` float32 copies of
+        the weights (weights, gradients, two AdamW moments; one more for a frozen reference model) and
+        the logits of ``sequences`` × ``tokens`` (float32 logits, log-softmax and gradient). Activations
+        are left out, so this is a floor: a run refused here would certainly run out of memory."""
+        what = f"{self.parameters() / 1e6:,.0f} M parameters × {copies} float32 copies"
+        if sequences and tokens:
+            what += f", the logits of {sequences:,} sequences × {tokens:,} tokens × {self.vocab:,} words"
+        require_memory(
+            4 * copies * self.parameters() + 12 * sequences * tokens * self.vocab, f"{what}; activations not counted"
+        )
 
 
 def build_scratch(folder: Path, texts: Iterable[str], spec: ScratchSpec, seed: int, **tokenizer: Any) -> Path:
@@ -263,3 +284,54 @@ def append_jsonl(path: Path, record: dict) -> None:
     record = {k: None if isinstance(v, float) and v != v else v for k, v in record.items()}
     with Path(path).open("a", encoding="utf-8") as fh:
         fh.write(json.dumps(record) + "\n")
+
+
+class PhaseClock:
+    """Seconds of each phase of a training run (data, warm start, model load, first generation, first
+    optimizer step), printed as each ends and kept in ``OUT/phases.json``: a GPU run that makes no
+    step for minutes (the 34 M bf16 one, docs/gpu.md) then shows where its time goes. Rank 0 reports."""
+
+    def __init__(self, out: Path) -> None:
+        self.path = Path(out) / "phases.json"
+        self.seconds: dict[str, float] = {}
+        self.mark = time.perf_counter()
+        self.report = int(os.environ.get("RANK", "0")) == 0
+
+    def lap(self, phase: str) -> None:
+        """End ``phase``: the seconds since the previous lap. A phase is timed once (the first step
+        ends once; later steps are the log's)."""
+        if phase in self.seconds:
+            return
+        now = time.perf_counter()
+        self.seconds[phase] = round(now - self.mark, 3)
+        self.mark = now
+        if self.report:
+            print(f"phase {phase}: {self.seconds[phase]:.2f} s", flush=True)
+            atomic_write_text(self.path, json.dumps(self.seconds, indent=2) + "\n")
+
+    def first_call(self, phase: str, fn: Callable) -> Callable:
+        """``fn`` (a reward function) ending ``phase`` when first called: TRL scores a generation batch
+        as soon as it is sampled, so this ends the first generation."""
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            self.lap(phase)
+            return fn(*args, **kwargs)
+
+        timed.__name__ = fn.__name__  # TRL logs each reward function by its name
+        return timed
+
+    def callback(self) -> Any:
+        """A ``TrainerCallback`` ending ``train_start`` (resume, a step-0 curve) when the first step
+        begins and ``first_step`` when it ends."""
+        from transformers import TrainerCallback
+
+        clock = self
+
+        class Phases(TrainerCallback):
+            def on_step_begin(self, args, state, control, **kwargs):  # noqa: ANN001 (transformers signature)
+                clock.lap("train_start")
+
+            def on_step_end(self, args, state, control, **kwargs):  # noqa: ANN001
+                clock.lap("first_step")
+
+        return Phases()

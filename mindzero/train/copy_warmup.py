@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from mindzero.core.errors import UserError
+from mindzero.llm.models import load_language_model
 from mindzero.train.base import SCRATCH, TrainConfig, jsonl_log, load_tokenizer, require, step_row, trainer_args
 
 #: Tokens in each copied sequence (the model sees it twice: 2 × this many positions).
@@ -65,7 +66,6 @@ def copy_warmup(model_path: Path, folder: Path, steps: int, seed: int) -> Path:
         return folder
     trl = require("trl", "llm")
     import datasets
-    from transformers import AutoModelForCausalLM
 
     tokenizer = load_tokenizer(model_path)
     special = set(tokenizer.all_special_ids)
@@ -87,7 +87,7 @@ def copy_warmup(model_path: Path, folder: Path, steps: int, seed: int) -> Path:
         activation_checkpointing=False,
     )
     trainer = trl.SFTTrainer(
-        model=AutoModelForCausalLM.from_pretrained(str(model_path)),
+        model=load_language_model(model_path),
         args=args,
         train_dataset=datasets.Dataset.from_list(copy_rows(steps * BATCH, vocab, seed)),
         processing_class=tokenizer,

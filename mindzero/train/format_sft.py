@@ -31,7 +31,7 @@ from mindzero.core.results import atomic_write_text, write_jsonl
 from mindzero.domains.base import SSRLTask, TrainData
 from mindzero.llm import TransformersBackend
 from mindzero.llm.card import ModelCard
-from mindzero.llm.models import resolve_model
+from mindzero.llm.models import load_language_model, resolve_model
 from mindzero.train.base import (
     CHAT_ROLES,
     DATA_RENAMED,
@@ -57,8 +57,10 @@ class FormatWarmStart:
     format-sft`` runs it alone; ``train ssrl --model scratch`` runs it as its first stage with the
     same options (``--warm-start-*``). ``None`` means "the preset's value"."""
 
-    steps: int | None = field(default=40, metadata={"help": "optimizer steps (ssrl: 0 = none)", "ge": 0})
-    batch_size: int = field(default=4, metadata={"help": "rows per optimizer step", "ge": 1})
+    steps: int | None = field(
+        default=40, metadata={"help": "optimizer steps (ssrl: 0 = none)", "ge": 0, "le": 1_000_000}
+    )
+    batch_size: int = field(default=4, metadata={"help": "rows per optimizer step", "ge": 1, "le": 4_096})
     learning_rate: float = field(default=5e-5, metadata={"help": "AdamW learning rate", "gt": 0})
     choice_temperature: float | None = field(
         default=0.0,
@@ -74,7 +76,11 @@ class FormatWarmStart:
     )
     copy_warmup_steps: int = field(
         default=0,
-        metadata={"help": "--model scratch: steps copying random sequences before the answers (0: none)", "ge": 0},
+        metadata={
+            "help": "--model scratch: steps copying random sequences before the answers (0: none)",
+            "ge": 0,
+            "le": 1_000_000,
+        },
     )
 
 
@@ -100,15 +106,16 @@ class FormatSFTConfig(TrainConfig):
         default="smollm2-135m", metadata={"help": "model spec or folder to warm-start, or 'scratch' (see --scratch-*)"}
     )
     scratch: ScratchSpec = field(default_factory=ScratchSpec, metadata={"help": "size of a --model scratch"})
-    data: TrainData = field(
-        default_factory=lambda: TrainData(episodes=60), metadata={"help": "the training rows"}
-    )
+    data: TrainData = field(default_factory=lambda: TrainData(episodes=60), metadata={"help": "the training rows"})
     warm_start: FormatWarmStart = field(default_factory=FormatWarmStart, metadata={"help": "the SFT steps"})
-    save_steps: int = field(default=20, metadata={"help": "checkpoint every N steps", "ge": 1})
+    save_steps: int = field(default=20, metadata={"help": "checkpoint every N steps", "ge": 1, "le": 1_000_000})
     eval_prompts: int = field(
-        default=8, metadata={"help": "held-out prompts decoded greedily after training (0: none)", "ge": 0}
+        default=8,
+        metadata={"help": "held-out prompts decoded greedily after training (0: none)", "ge": 0, "le": 100_000},
     )
-    max_new_tokens: int = field(default=64, metadata={"help": "completion budget of the held-out check", "ge": 1})
+    max_new_tokens: int = field(
+        default=64, metadata={"help": "completion budget of the held-out check", "ge": 1, "le": 32_768}
+    )
 
 
 def format_task(config: FormatSFTConfig) -> SSRLTask:
@@ -250,11 +257,12 @@ def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
     task = format_task(config)  # a bad option is named before a missing model package
     out = Path(config.out)
     scratch = config.model == SCRATCH
+    if scratch:
+        config.scratch.require_memory()
     model_path = None if scratch else resolve_model(config.model)  # a wrong path fails before the slow imports
     checkpoint = resume_checkpoint(out, config.resume)
     trl = require("trl", "llm")
     import datasets
-    from transformers import AutoModelForCausalLM
 
     rows = format_rows(config)
     if not rows:
@@ -281,14 +289,26 @@ def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
         activation_checkpointing=False,  # TRL's default trades compute for memory a 135 M model does not need
     )
     started = time.perf_counter()
-    model = AutoModelForCausalLM.from_pretrained(str(model_path))
+    model = load_language_model(model_path)
     items = [tokenized(r, tokenizer) for r in rows]
     if scratch and task.choice_tokens:
         own_choices(
-            model, tokenizer, items, task.choice_tokens, config.warm_start.choice_temperature or 0.0, config.seed,
-            bool(config.warm_start.choice_balance)
+            model,
+            tokenizer,
+            items,
+            task.choice_tokens,
+            config.warm_start.choice_temperature or 0.0,
+            config.seed,
+            bool(config.warm_start.choice_balance),
         )
-    card = ModelCard(config.domain, config.task, config.data.prompt_style, config.data.n_particles, "format-sft")
+    card = ModelCard(
+        config.domain,
+        config.task,
+        config.data.prompt_style,
+        config.data.n_particles,
+        "format-sft",
+        task.completion_tokens,
+    )
     trainer = trl.SFTTrainer(
         model=model,
         args=args,

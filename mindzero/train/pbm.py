@@ -40,6 +40,7 @@ from typing import Any
 from mindzero.core.config import apply_preset, presets_in
 from mindzero.core.errors import UserError
 from mindzero.core.results import read_jsonl, write_jsonl
+from mindzero.llm.models import load_language_model
 from mindzero.pbm.data import STEPWISE_FIELDS, gold_and_corrupted_rows, questions_from_stories, upto_first_error
 from mindzero.pbm.model import (
     CLAIMS,
@@ -101,13 +102,13 @@ class PBMConfig(TrainConfig):
         default=None, metadata={"help": "stepwise JSONL (stories pbm-data); None = generate gold + corrupted traces"}
     )
     stories: int | None = field(
-        default=None, metadata={"help": "stories to generate when --data is not given", "ge": 1}
+        default=None, metadata={"help": "stories to generate when --data is not given", "ge": 1, "le": 1_000_000}
     )
     lengths: list[int] = field(
         default_factory=lambda: [1], metadata={"help": "chapters per generated story", "choices": (1, 2, 3)}
     )
     corruptions: int = field(
-        default=2, metadata={"help": "corrupted traces per question (besides the gold one)", "ge": 0}
+        default=2, metadata={"help": "corrupted traces per question (besides the gold one)", "ge": 0, "le": 64}
     )
     heldout_fraction: float = field(
         default=0.15, metadata={"help": "fraction of stories held out for eval", "gt": 0, "lt": 1}
@@ -123,23 +124,34 @@ class PBMConfig(TrainConfig):
     )
     epochs: float | None = field(default=None, metadata={"help": "passes over the training rows", "gt": 0})
     max_steps: int = field(
-        default=-1, metadata={"help": "optimizer steps (overrides --epochs when > 0; -1: use --epochs)", "ge": -1}
+        default=-1,
+        metadata={"help": "optimizer steps (overrides --epochs when > 0; -1: use --epochs)", "ge": -1, "le": 1_000_000},
     )
     learning_rate: float | None = field(default=None, metadata={"help": "AdamW learning rate", "gt": 0})
-    batch_size: int | None = field(default=None, metadata={"help": "traces per device per micro-batch", "ge": 1})
-    grad_accum: int | None = field(default=None, metadata={"help": "micro-batches per optimizer step", "ge": 1})
-    max_length: int | None = field(default=None, metadata={"help": "tokens per trace (problem cut first)", "ge": 1})
+    batch_size: int | None = field(
+        default=None, metadata={"help": "traces per device per micro-batch", "ge": 1, "le": 4_096}
+    )
+    grad_accum: int | None = field(
+        default=None, metadata={"help": "micro-batches per optimizer step", "ge": 1, "le": 4_096}
+    )
+    max_length: int | None = field(
+        default=None, metadata={"help": "tokens per trace (problem cut first)", "ge": 1, "le": 32_768}
+    )
     bf16: bool | None = field(default=None, metadata={"help": "bfloat16 mixed precision"})
     gradient_checkpointing: bool | None = field(default=None, metadata={"help": "trade compute for memory"})
     train_layers: int | None = field(
-        default=None, metadata={"help": "train only the top N transformer blocks + head (0 = all weights)", "ge": 0}
+        default=None,
+        metadata={"help": "train only the top N transformer blocks + head (0 = all weights)", "ge": 0, "le": 128},
     )
-    save_steps: int | None = field(default=None, metadata={"help": "checkpoint every N optimizer steps", "ge": 1})
+    save_steps: int | None = field(
+        default=None, metadata={"help": "checkpoint every N optimizer steps", "ge": 1, "le": 1_000_000}
+    )
     copy_warmup_steps: int | None = field(
         default=None,
         metadata={
             "help": "steps copying random sequences before the traces (--model scratch; 0: none; cpu-tiny: 500)",
             "ge": 0,
+            "le": 1_000_000,
         },
     )
     belief_targets: bool | None = field(
@@ -149,7 +161,9 @@ class PBMConfig(TrainConfig):
             "number toward the line the engine expects next (rows need line_labels; cpu-tiny: true)"
         },
     )
-    eval_batch_size: int = field(default=8, metadata={"help": "traces per forward pass in the held-out eval", "ge": 1})
+    eval_batch_size: int = field(
+        default=8, metadata={"help": "traces per forward pass in the held-out eval", "ge": 1, "le": 4_096}
+    )
     label_scope: str = field(
         default="all",
         metadata={
@@ -165,6 +179,8 @@ def resolve_config(config: PBMConfig) -> PBMConfig:
     asked_warmup = config.copy_warmup_steps
     config = apply_preset(config, PRESETS)
     check_scratch(asked_warmup, config.model)
+    if config.model == SCRATCH:
+        config.scratch.require_memory(config.batch_size or 0, config.max_length or 0)
     if config.data is not None and not Path(config.data).is_file():
         raise UserError(f"no such stepwise file: {config.data} (make one with `mindzero stories pbm-data`)")
     return config
@@ -308,7 +324,7 @@ def train_pbm(config: PBMConfig) -> dict:
     scratch = config.model == SCRATCH
     base = None if scratch else model_location(config.model)  # a wrong --model fails before the data is built
     require("transformers", "llm")
-    from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+    from transformers import Trainer, TrainingArguments
 
     out.mkdir(parents=True, exist_ok=True)
     start = time.time()
@@ -334,7 +350,7 @@ def train_pbm(config: PBMConfig) -> dict:
         tokenizer, config.model, config.max_length, "value" if beliefs else "label", tuple(CLAIMS) if beliefs else ()
     )
     dataset = StepDataset(train_rows, tokenizer, pbm, config.label_scope, beliefs)
-    model = AutoModelForCausalLM.from_pretrained(base, dtype=torch_dtype(config.bf16))
+    model = load_language_model(base, torch_dtype(config.bf16))
     if config.train_layers:
         freeze_below(model, config.train_layers)
     args = trainer_args(

@@ -26,7 +26,9 @@ Presets fill every option left unset (precedence: dataclass default < preset < `
 reward (:class:`PolicySurprise`): with one particle per answer this is the paper's entropy term with
 the policy as q, without which GRPO collapses onto one answer per prompt (``docs/ssrl.md``).
 
-Every step appends one JSON line to ``OUT/train_log.jsonl`` (:func:`_step_row`).
+Every step appends one JSON line to ``OUT/train_log.jsonl`` (:func:`_step_row`); the seconds of each
+phase up to the first step (data, warm start, model load, first generation, first step) are printed
+as each ends and kept in ``OUT/phases.json``.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.parsing import ParseCounter
 from mindzero.core.reward import RewardConfig
-from mindzero.domains.base import Domain, SSRLTask, TrainData
+from mindzero.domains.base import Domain, Estimators, SSRLTask, TrainData, estimators_of, with_estimators
 from mindzero.domains.reward import SSRLReward, earns_bonus
 from mindzero.inference.llm import ANSWER_MODES
 from mindzero.llm import TransformersBackend
@@ -56,6 +58,7 @@ from mindzero.tasks.curves import assist_decisions, score_assist, score_qa
 from mindzero.train.base import (
     DATA_RENAMED,
     SCRATCH,
+    PhaseClock,
     ScratchSpec,
     TrainConfig,
     append_jsonl,
@@ -91,8 +94,9 @@ PRESETS = presets_in(Path(__file__).parent / "presets" / "ssrl")
 
 
 @dataclass
-class SSRLConfig(TrainConfig):
-    """Options of ``mindzero train ssrl``; ``None`` means "take the preset's value"."""
+class SSRLConfig(TrainConfig, Estimators):
+    """Options of ``mindzero train ssrl``; ``None`` means "take the preset's value"; ``--likelihood``
+    and ``--prior``: the reward's estimators (household assist has llm and rules ones)."""
 
     #: Options that moved into the data and warm-start sections (the old names work for one release).
     RENAMED: ClassVar[dict[str, str]] = {
@@ -137,21 +141,24 @@ class SSRLConfig(TrainConfig):
     human: HumanParams = field(
         default_factory=HumanParams, metadata={"help": "the human model of the reward's likelihood"}
     )
-    max_steps: int | None = field(default=None, metadata={"help": "optimizer steps", "ge": 1})
+    max_steps: int | None = field(default=None, metadata={"help": "optimizer steps", "ge": 1, "le": 1_000_000})
     prompts_per_step: int | None = field(
-        default=None, metadata={"help": "distinct prompts per optimizer step", "ge": 1}
+        default=None, metadata={"help": "distinct prompts per optimizer step", "ge": 1, "le": 4_096}
     )
     num_generations: int | None = field(
-        default=None, metadata={"help": "rollouts per prompt (GRPO group size)", "ge": 2}
+        default=None, metadata={"help": "rollouts per prompt (GRPO group size)", "ge": 2, "le": 1_024}
     )
     micro_batch: int | None = field(
         default=None,
         metadata={
             "help": "completions per device per forward/backward (0 = the whole step; rest accumulated)",
             "ge": 0,
+            "le": 4_096,
         },
     )
-    max_completion_length: int | None = field(default=None, metadata={"help": "completion tokens per rollout", "ge": 1})
+    max_completion_length: int | None = field(
+        default=None, metadata={"help": "completion tokens per rollout", "ge": 1, "le": 32_768}
+    )
     temperature: float | None = field(default=None, metadata={"help": "sampling temperature of rollouts", "ge": 0})
     learning_rate: float | None = field(default=None, metadata={"help": "AdamW learning rate", "gt": 0})
     beta: float | None = field(default=None, metadata={"help": "KL coefficient against the reference model", "ge": 0})
@@ -177,19 +184,25 @@ class SSRLConfig(TrainConfig):
     use_vllm: bool | None = field(default=None, metadata={"help": "generate rollouts with vLLM (GPU)"})
     gradient_checkpointing: bool | None = field(default=None, metadata={"help": "trade compute for memory"})
     lora: bool = field(default=False, metadata={"help": "train a LoRA adapter (peft) instead of all weights"})
-    lora_r: int = field(default=16, metadata={"help": "LoRA rank", "ge": 1})
-    lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha", "ge": 1})
-    save_steps: int | None = field(default=None, metadata={"help": "checkpoint every N steps", "ge": 1})
+    lora_r: int = field(default=16, metadata={"help": "LoRA rank", "ge": 1, "le": 4_096})
+    lora_alpha: int = field(default=32, metadata={"help": "LoRA alpha", "ge": 1, "le": 65_536})
+    save_steps: int | None = field(
+        default=None, metadata={"help": "checkpoint every N steps", "ge": 1, "le": 1_000_000}
+    )
     scratch: ScratchSpec = field(default_factory=ScratchSpec, metadata={"help": "size of a --model scratch"})
     eval_every: int | None = field(
         default=None,
-        metadata={"help": "held-out learning curve every N steps into OUT/curves.jsonl (0 = off)", "ge": 0},
+        metadata={
+            "help": "held-out learning curve every N steps into OUT/curves.jsonl (0 = off)",
+            "ge": 0,
+            "le": 1_000_000,
+        },
     )
     eval_questions: int = field(
         default=300, metadata={"help": "qa: held-out questions of the learning curve", "ge": 1, "le": 100_000}
     )
     eval_episodes: int = field(
-        default=12, metadata={"help": "assist: held-out episodes of the learning curve", "ge": 1}
+        default=12, metadata={"help": "assist: held-out episodes of the learning curve", "ge": 1, "le": 10_000}
     )
     eval_samples: int = field(
         default=1,
@@ -197,6 +210,7 @@ class SSRLConfig(TrainConfig):
             "help": "assist curve: completions sampled per decision at the rollout temperature, their particles "
             "averaged (1 = greedy; a --policy-entropy policy is its own posterior, best read by sampling)",
             "ge": 1,
+            "le": 256,
         },
     )
     eval_answer_mode: str = field(
@@ -224,10 +238,14 @@ def resolve_run(config: SSRLConfig) -> tuple[SSRLConfig, Domain, SSRLTask]:
     validate(config)  # the preset's values too
     check_scratch(config.warm_start.copy_warmup_steps, config.model)
     domain, task = domain_task(config.domain, config.task, config.data.prompt_style)
+    task = with_estimators(task, estimators_of(config))
     if config.max_completion_length is None:
         config = replace(config, max_completion_length=task.completion_tokens)
     if config.model == SCRATCH and not config.warm_start.steps:
         raise UserError("--model scratch needs --format-steps > 0: a random model writes no answer GRPO can rank")
+    if config.model == SCRATCH:  # GRPO's logits are the completions' only
+        rollouts = config.micro_batch or config.prompts_per_step * config.num_generations
+        config.scratch.require_memory(rollouts, config.max_completion_length, copies=4 + bool(config.beta))
     if config.data.path is not None and not Path(config.data.path).is_file():
         raise UserError(f"no such training file: {config.data.path} (make one with `mindzero gridworld qa-data`)")
     n_particles = config.data.n_particles
@@ -564,7 +582,9 @@ def curve_callbacks(config: SSRLConfig, domain: Domain, task: SSRLTask, out: Pat
 
 
 def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
-    """Run GRPO; returns a summary (steps, seconds, final model folder, last logged statistics)."""
+    """Run GRPO; returns a summary (steps, seconds, final model folder, last logged statistics,
+    seconds per phase up to the first step: :class:`~mindzero.train.base.PhaseClock`)."""
+    clock = PhaseClock(Path(config.out))
     config, domain, task = resolve_run(config)  # the domain is looked up once and passed down
     out = Path(config.out)
     checkpoint = resume_checkpoint(out, config.resume)
@@ -579,13 +599,17 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     from trl import GRPOTrainer
 
     out.mkdir(parents=True, exist_ok=True)
+    clock.lap("setup")  # option checks and the TRL import
     rows = training_rows(config, task)
     if not rows:
         raise UserError("no training rows; raise --train-episodes")
+    clock.lap("data")
     if scratch:
         model_path = format_warm_start(config)
+        clock.lap("warm_start")
     tokenizer = load_tokenizer(model_path, padding_side="left")
     model = load_language_model(model_path, torch_dtype(config.bf16))
+    clock.lap("model_load")
     peft_config = None
     if config.lora:
         from peft import LoraConfig
@@ -605,10 +629,17 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
     log_path = out / "train_log.jsonl"
     trim_log(log_path, checkpoint_step(checkpoint))
     write_run_config(out, "ssrl_config", config, model_path=model_path)
-    card = ModelCard(config.domain, config.task, config.data.prompt_style, config.data.n_particles, "ssrl")
+    card = ModelCard(
+        config.domain,
+        config.task,
+        config.data.prompt_style,
+        config.data.n_particles,
+        "ssrl",
+        config.max_completion_length,
+    )
     trainer = GRPOTrainer(
         model=model,
-        reward_funcs=[reward],
+        reward_funcs=[clock.first_call("first_generation", reward)],
         args=grpo_args(config, out),
         train_dataset=datasets.Dataset.from_list(rows),
         processing_class=tokenizer,
@@ -616,9 +647,11 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
             jsonl_log(log_path, _step_row(reward, started)),
             card_on_save(card),
             *curve_callbacks(config, domain, task, out, checkpoint),
+            clock.callback(),
         ],
         peft_config=peft_config,
     )
+    clock.lap("trainer_setup")
     if surprise is not None:
         surprise.bind(trainer)
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
@@ -633,4 +666,5 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
         "last": log[-1] if log else {},
         "resumed_from": str(checkpoint) if checkpoint else None,
         "curves": str(out / "curves.jsonl") if config.eval_every else None,
+        "phases": clock.seconds,
     }

@@ -25,7 +25,7 @@ from typing import Any
 
 from mindzero.core.config import apply_preset, presets_in
 from mindzero.core.errors import UserError
-from mindzero.llm.models import resolve_model
+from mindzero.llm.models import load_language_model, resolve_model
 from mindzero.pbm.data import INSTRUCTIONS, BeliefQuestion, pbm_problem, policy_messages, questions_from_stories
 from mindzero.stories.generator import ANIMALS, CONTAINERS, ITEMS, NAMES, OBJECTS, ROOMS, generate_stories
 from mindzero.stories.traces import render_gold_trace
@@ -73,9 +73,11 @@ class TraceScratch(ScratchSpec):
     """The ``cpu-tiny`` policy's size: 365 k parameters, about 1 s per batch of 8 traces here in float32
     with one thread (two threads on the shared 2 cores are several times slower)."""
 
-    hidden: int = field(default=64, metadata={"help": "hidden size", "ge": 1})
-    layers: int = field(default=4, metadata={"help": "transformer blocks", "ge": 1})
-    vocab: int = field(default=3072, metadata={"help": "byte-level BPE vocabulary trained on the traces", "ge": 1})
+    hidden: int = field(default=64, metadata={"help": "hidden size", "ge": 1, "le": 8_192})
+    layers: int = field(default=4, metadata={"help": "transformer blocks", "ge": 1, "le": 128})
+    vocab: int = field(
+        default=3072, metadata={"help": "byte-level BPE vocabulary trained on the traces", "ge": 1, "le": 262_144}
+    )
 
 
 @dataclass
@@ -88,20 +90,23 @@ class TracePolicyConfig(TrainConfig):
     model: str | None = field(default=None, metadata={"help": "'scratch' (see --scratch-*) or a model spec/folder"})
     scratch: TraceScratch = field(default_factory=TraceScratch, metadata={"help": "size of a --model scratch"})
     stories: int | None = field(
-        default=None, metadata={"help": "generated training stories (5 questions each)", "ge": 1}
+        default=None, metadata={"help": "generated training stories (5 questions each)", "ge": 1, "le": 1_000_000}
     )
     lengths: list[int] = field(
         default_factory=lambda: [1], metadata={"help": "chapters per training story, cycled", "choices": (1, 2, 3)}
     )
-    max_steps: int | None = field(default=None, metadata={"help": "optimizer steps", "ge": 1})
+    max_steps: int | None = field(default=None, metadata={"help": "optimizer steps", "ge": 1, "le": 1_000_000})
     learning_rate: float | None = field(default=None, metadata={"help": "AdamW peak learning rate", "gt": 0})
-    batch_size: int | None = field(default=None, metadata={"help": "traces per optimizer step", "ge": 1})
-    save_steps: int | None = field(default=None, metadata={"help": "checkpoint every N steps", "ge": 1})
+    batch_size: int | None = field(default=None, metadata={"help": "traces per optimizer step", "ge": 1, "le": 4_096})
+    save_steps: int | None = field(
+        default=None, metadata={"help": "checkpoint every N steps", "ge": 1, "le": 1_000_000}
+    )
     copy_warmup_steps: int | None = field(
         default=None,
         metadata={
             "help": "steps copying random sequences before the traces (--model scratch; 0: none; cpu-tiny: 500)",
             "ge": 0,
+            "le": 1_000_000,
         },
     )
 
@@ -161,11 +166,12 @@ def train_trace_policy(config: TracePolicyConfig) -> dict[str, Any]:
     check_scratch(asked_warmup, config.model)
     out = Path(config.out)
     scratch = config.model == SCRATCH
+    if scratch:
+        config.scratch.require_memory()
     model_path = None if scratch else resolve_model(config.model)  # a wrong path fails before the data work
     checkpoint = resume_checkpoint(out, config.resume)
     trl = require("trl", "llm")
     import datasets
-    from transformers import AutoModelForCausalLM
 
     started = time.perf_counter()
     questions = training_questions(config.stories, config.data_seed, config.lengths)
@@ -198,7 +204,7 @@ def train_trace_policy(config: TracePolicyConfig) -> dict[str, Any]:
     log = out / "train_log.jsonl"
     trim_log(log, checkpoint_step(checkpoint))
     trainer = trl.SFTTrainer(
-        model=AutoModelForCausalLM.from_pretrained(str(model_path)),
+        model=load_language_model(model_path),
         args=args,
         train_dataset=datasets.Dataset.from_list(items),
         processing_class=tokenizer,

@@ -21,15 +21,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
-from starlette.exceptions import HTTPException
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from typing import TYPE_CHECKING, Any
 
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
@@ -51,6 +43,16 @@ MAX_BODY = 16 * 1024
 MAX_SEED = 2**31 - 1
 
 log = logging.getLogger("mindzero.web")
+
+if TYPE_CHECKING:  # Starlette is imported by create_app alone: the other verbs run without the web stack
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+
+def web_stack_error(err: ImportError) -> UserError:
+    """The one-line error of ``mindzero serve`` when the web stack (Starlette, uvicorn) is missing."""
+    return UserError(f"mindzero serve needs {err.name}: pip install starlette uvicorn")
 
 
 class ApiError(Exception):
@@ -167,6 +169,13 @@ def str_field(body: dict, name: str) -> str:
 
 def create_app(settings: ServeSettings) -> Starlette:
     """The application; every piece of state (sessions, logs, episodes) belongs to it alone."""
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.exceptions import HTTPException
+    from starlette.responses import FileResponse, JSONResponse, Response
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+
     view, domain = VIEWS[settings.domain], get_domain(settings.domain)
     runs = view.episodes(settings.episode_config)
     store = SessionStore(settings.max_sessions, settings.session_ttl)

@@ -1,4 +1,4 @@
-"""The paper protocol's episode filters and the published evaluation's teleport rule."""
+"""The ambiguous protocol's episode filters and the published evaluation's teleport rule."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from mindzero.core.human import HumanParams
 from mindzero.domains import get_domain
 from mindzero.domains.gridworld import EpisodeConfig, GridWorldSimulator, episodes
 from mindzero.envs.gridworld.episodes import (
-    PAPER_AMBIGUOUS_MOVES,
-    PAPER_EMPTY_SHARE,
-    PAPER_PHASE_TICKS,
-    PAPER_SEPARATION,
+    AMBIGUOUS_MOVES,
+    AMBIGUOUS_PHASE_TICKS,
+    AMBIGUOUS_SEPARATION,
+    EMPTY_SHARE,
     Episode,
     generated_episode,
 )
@@ -22,20 +22,19 @@ from mindzero.tasks.assist import AssistSettings, run_episode
 DOMAIN = get_domain("gridworld")
 
 
-def test_paper_episodes_pass_every_filter_and_are_reproducible():
-    runs = episodes(EpisodeConfig(episodes=PAPER_EMPTY_SHARE[1] + 2, episode_seed=4))
-    assert EpisodeConfig().protocol == "paper"
+def test_ambiguous_episodes_pass_every_filter_and_are_reproducible():
+    runs = episodes(EpisodeConfig(episodes=EMPTY_SHARE[1] + 2, episode_seed=4, protocol="ambiguous"))
     for k, ep in enumerate(runs):
         lay = ep.layout
         h = lay.index(lay.human_start)
         a, b = (lay.index(lay.object_cells[g]) for g in ep.goal)
-        assert min(lay.distance[a, b], lay.distance[h, a], lay.distance[h, b]) > PAPER_SEPARATION
-        assert min(ep.phase_ticks()) >= PAPER_PHASE_TICKS and ep.plan_length() <= 50
-        assert ep.fits_paper_protocol()
-        if k % PAPER_EMPTY_SHARE[1] < PAPER_EMPTY_SHARE[0]:
+        assert min(lay.distance[a, b], lay.distance[h, a], lay.distance[h, b]) > AMBIGUOUS_SEPARATION
+        assert min(ep.phase_ticks()) >= AMBIGUOUS_PHASE_TICKS and ep.plan_length() <= 50
+        assert ep.fits_ambiguous_protocol()
+        if k % EMPTY_SHARE[1] < EMPTY_SHARE[0]:
             assert not lay.obstacles
-        assert ep.to_dict() == generated_episode(k, 4, protocol="paper").to_dict()
-    assert sum(not ep.layout.obstacles for ep in runs) >= PAPER_EMPTY_SHARE[0]
+        assert ep.to_dict() == generated_episode(k, 4, protocol="ambiguous").to_dict()
+    assert sum(not ep.layout.obstacles for ep in runs) >= EMPTY_SHARE[0]
     quick = episodes(EpisodeConfig(episodes=40, protocol="quick"))
     assert np.mean([e.plan_length() for e in runs]) > np.mean([e.plan_length() for e in quick]) + 3
 
@@ -53,10 +52,10 @@ def test_ambiguity_filter_needs_a_decoy_on_the_humans_first_moves():
     """Red square first (9 moves right along the bottom): a star beside the red square shares the
     first moves, a star up the left edge does not."""
     shared = corner_episode(1, 9)
-    assert min(shared.phase_ticks()) >= PAPER_PHASE_TICKS and shared.fits_paper_protocol()
-    assert not corner_episode(5, 0).fits_paper_protocol()
-    assert corner_episode(1, PAPER_AMBIGUOUS_MOVES + 2).fits_paper_protocol()  # 1 up, 3+ right: on the way
-    assert not corner_episode(PAPER_AMBIGUOUS_MOVES + 1, 1).fits_paper_protocol()  # needs ≥ 3 moves up
+    assert min(shared.phase_ticks()) >= AMBIGUOUS_PHASE_TICKS and shared.fits_ambiguous_protocol()
+    assert not corner_episode(5, 0).fits_ambiguous_protocol()
+    assert corner_episode(1, AMBIGUOUS_MOVES + 2).fits_ambiguous_protocol()  # 1 up, 3+ right: on the way
+    assert not corner_episode(AMBIGUOUS_MOVES + 1, 1).fits_ambiguous_protocol()  # needs ≥ 3 moves up
 
 
 class RecordingDomain:

@@ -203,10 +203,14 @@ def test_cli_human_tau_changes_simulation_and_likelihood(tmp_path):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["gridworld", "assist", "--reasoner", "psychic"], "--reasoner must be one of none, random, oracle"),
+        (
+            ["gridworld", "assist", "--reasoner", "psychic"],
+            "--reasoner must be one of none, random, random-episode, oracle",
+        ),
         (["gridworld", "assist", "--family", "mountains"], "--family must be one of empty, obstacles10"),
         (["gridworld", "qa-eval", "--data", "/nonexistent.jsonl"], "/nonexistent.jsonl: file not found"),
-        (["gridworld", "assist", "--n-objects", "10", "--size", "5"], "impossible config"),
+        (["gridworld", "assist", "--n-objects", "10", "--size", "5", "--protocol", "quick"], "impossible config"),
+        (["gridworld", "assist", "--n-objects", "10"], "the reference protocol has 8 colours; got --n-objects 10"),
         (["gridworld", "assist", "--layouts", "BAD"], "line 5, column 4: unknown color 'mauve'"),
         (["gridworld", "assist", "--layouts", "/nonexistent-dir"], "/nonexistent-dir: file not found"),
     ],

@@ -261,13 +261,18 @@ def test_goal_text_and_impossible_goals() -> None:
     assert goal[0] == "setup_table" and goal[2] == (("cutleryfork", 1), ("plate", 2))
     for text, message in [
         ("on(banana, kitchentable): 1", "unknown object class"),
-        ("on(plate, kitchentable): 40", "impossible goal"),
+        ("on(plate, kitchentable): 40", "impossible goal .*: apt5 has 2 plates$"),
+        ("on(plate, kitchentable): 0", "a count must be at least 1, got 0 plates$"),
+        ("on(wineglass, kitchentable): 9", "has 2 wineglasses$"),
         ("on(plate, kitchentable): 1, inside(plate, fridge): 1", "several targets"),
         ("inside(plate, bathroomcabinet): 1", "impossible goal"),
         ("plates on the table", "not predicate counts"),
     ]:
         with pytest.raises(UserError, match=message):
             parse_goal(text, apt)
+    with pytest.raises(UserError) as err:  # a huge goal is quoted short
+        parse_goal("on(plate, kitchentable): 1, " * 5000 + "x", apt)
+    assert len(str(err.value)) < 400 and "(140,001 characters)" in str(err.value)
 
 
 def test_cli_bad_inputs_are_one_line_exit_2(tmp_path: Path, capsys) -> None:

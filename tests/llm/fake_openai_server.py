@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -18,8 +19,9 @@ class FakeOpenAIServer(ThreadingHTTPServer):
     """An OpenAI-compatible server on 127.0.0.1 whose 'model' is deterministic and character-level.
 
     Completions are pseudo-random letters seeded by (prompt, seed, choice index); ``fail_next``
-    answers the next requests with HTTP 503; ``delay`` stalls every answer (for timeouts); ``reply``
-    replaces every completion answer with that JSON value (for malformed answers).
+    answers the next requests with HTTP 503; ``delay`` stalls every answer (for timeouts and, like a
+    model's latency, for concurrency); ``reply`` replaces every completion answer with that JSON value
+    (for malformed answers); ``most_in_flight`` is the most requests it was answering at once.
     """
 
     model = "fake-model"
@@ -31,6 +33,8 @@ class FakeOpenAIServer(ThreadingHTTPServer):
         self.delay = 0.0
         self.max_choices: int | None = None  # answer at most this many choices (llama.cpp ignores n)
         self.reply: Any = None
+        self.in_flight = self.most_in_flight = 0
+        self.lock = threading.Lock()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """Stay quiet when a client that timed out has left (the late answer hits a closed socket)."""
@@ -53,6 +57,16 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, {"error": {"message": f"no route {self.path}"}})
 
     def do_POST(self) -> None:
+        with self.server.lock:
+            self.server.in_flight += 1
+            self.server.most_in_flight = max(self.server.most_in_flight, self.server.in_flight)
+        try:
+            self._answer()
+        finally:
+            with self.server.lock:
+                self.server.in_flight -= 1
+
+    def _answer(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         self.server.requests.append((self.path, body))
         if self.server.delay:

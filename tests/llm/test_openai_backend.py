@@ -38,8 +38,9 @@ def test_text_and_chat_prompts_use_their_endpoints(openai_server: FakeOpenAIServ
     by_path = dict(openai_server.requests)
     assert by_path["/v1/completions"]["prompt"] == "The agent"
     assert by_path["/v1/chat/completions"]["messages"] == chat
-    for body in by_path.values():
-        assert (body["n"], body["temperature"], body["max_tokens"], body["seed"]) == (3, 0.7, 4, 5)
+    for seed, path in ((5, "/v1/completions"), (6, "/v1/chat/completions")):  # prompt i: seed + i
+        assert (by_path[path]["n"], by_path[path]["temperature"], by_path[path]["max_tokens"]) == (3, 0.7, 4)
+        assert by_path[path]["seed"] == seed
     assert all(len(g.text) <= 4 for gs in out for g in gs)
     # The fake counts one token per character; a single choice gets the exact count.
     assert out[0][0].prompt_tokens == len("The agent")

@@ -85,6 +85,11 @@ def test_cpu_tiny_qa_end_to_end(tmp_path: Path) -> None:
         )
     )
     assert summary["steps"] == 2
+    # Where the time to the first step went, in order (a slow GPU run shows its stuck phase).
+    phases = ["setup", "data", "warm_start", "model_load", "trainer_setup", "train_start", "first_generation"]
+    assert list(summary["phases"]) == [*phases, "first_step"]
+    assert json.loads((out / "phases.json").read_text()) == summary["phases"]
+    assert all(seconds >= 0 for seconds in summary["phases"].values())
     curve = [json.loads(line) for line in (out / "curves.jsonl").read_text().splitlines()]
     assert [r["step"] for r in curve] == [0, 1, 2]
     assert all(0.0 <= r["accuracy"] <= 1.0 and r["n"] == 6 for r in curve)

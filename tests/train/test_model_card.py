@@ -36,7 +36,7 @@ def trained(tmp_path_factory) -> Path:
 def test_every_saved_model_folder_carries_its_card(trained: Path) -> None:
     card = json.loads((trained / CARD_FILE).read_text())
     assert card == {"domain": "gridworld", "task": "qa", "prompt_style": "anchored", "n_particles": 1,
-                    "trainer": "ssrl"}  # fmt: skip
+                    "trainer": "ssrl", "max_new_tokens": 8}  # fmt: skip
     checkpoints = sorted(trained.parent.glob("checkpoint-*"))
     assert checkpoints and all((c / CARD_FILE).is_file() for c in checkpoints)
     assert (trained.parent / "format" / "final" / CARD_FILE).is_file()  # the warm start's model too
@@ -50,6 +50,8 @@ def test_evaluators_default_to_the_card_and_refuse_a_contradiction(trained: Path
     forced = LLMOptions(model=str(trained), prompt_style="compact", force_model_options=True)
     assert forced.llm_settings(PROMPT_STYLES).prompt_style == "compact"
     assert AssistLLMOptions(model=str(trained)).assist_settings(PROMPT_STYLES).n_particles == 1
+    assert LLMOptions(model=str(trained)).llm_settings(PROMPT_STYLES).max_new_tokens == 8  # the trained budget
+    assert LLMOptions(model=str(trained), max_new_tokens=32).llm_settings(PROMPT_STYLES).max_new_tokens == 32
     assert LLMOptions(model="smollm2-135m").card() is None  # no card: the evaluator's defaults
 
 
@@ -63,5 +65,7 @@ def test_qa_eval_names_both_styles_in_one_line(trained: Path, tmp_path: Path, ca
     assert main([*argv, "--prompt-style", "compact"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "compact" in err and "anchored" in err
-    assert main([*argv, "--limit", "3"]) == 0  # no flag: the card's style
+    assert main([*argv, "--limit", "3"]) == 0  # no flag: the card's style and budget
+    settings = json.loads((tmp_path / "e" / "results.json").read_text())["config"]
+    assert settings["prompt_style"] == "anchored" and settings["max_new_tokens"] == 8, settings
     ModelCard.read(str(trained))  # still readable after evaluation

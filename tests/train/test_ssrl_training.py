@@ -233,7 +233,7 @@ def test_advantage_scaling_reaches_trl(tmp_path: Path) -> None:
         ({"task": "chess"}, "unknown task"),
         ({"domain": "chess"}, "unknown domain"),
         ({"ablation": "no-likelihood"}, "--ablation must be one of"),
-        ({"num_generations": 1}, "--num-generations must be at least 2"),
+        ({"num_generations": 1}, r"--num-generations must be in \[2, 1024\]"),
         ({"scale_rewards": "mean"}, "--scale-rewards must be one of"),
         ({"data": "/no/such.jsonl"}, "no such training file"),
     ],

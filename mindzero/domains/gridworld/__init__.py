@@ -1,8 +1,8 @@
 """GridWorld "Construction" (paper §5.1–5.2) as a domain: the first implementation of
 :class:`mindzero.domains.base.Domain`.
 
-Episodes come from :class:`EpisodeConfig` (generated layouts of a family, or the user's layout
-files); the simulated human is :class:`~mindzero.envs.gridworld.human.HumanModel` with the
+Episodes come from :class:`EpisodeConfig` (generated under a protocol, the user's layout files, or
+an episodes file); the simulated human is :class:`~mindzero.envs.gridworld.human.HumanModel` with the
 command's :class:`~mindzero.core.human.HumanParams`; the helper is
 :class:`~mindzero.envs.gridworld.helper.HelperPlanner`; exact inference is
 :class:`~mindzero.domains.gridworld.reasoners.ExactGoalInference` over the 28 goal pairs.
@@ -28,15 +28,16 @@ from mindzero.domains.gridworld.hypotheses import (
     format_letter_particles,
     parse_goal_particles,
 )
+from mindzero.domains.gridworld.protocol import reference_episode
 from mindzero.domains.gridworld.qa import PROMPT_STYLES, TEST_SPLITS, build_split, option_probs, qa_prompt
 from mindzero.domains.gridworld.reasoners import BASELINE_REASONERS, make_reasoner
 from mindzero.domains.gridworld.ssrl import AssistTask, QATask, assist_prompt, object_names, particle_form
 from mindzero.envs.gridworld.episodes import (
-    PROTOCOLS,
     Episode,
     generate_episode,
     generated_episode,
     layout_episode,
+    load_episodes,
     load_layouts,
 )
 from mindzero.envs.gridworld.helper import HelperPlanner
@@ -46,6 +47,9 @@ from mindzero.envs.gridworld.world import Action, Goal, Observation, WorldState,
 
 #: Random stream of held-out evaluation episodes (training episodes draw from ``[seed, k]``).
 HELDOUT_STREAM = 7_000_001
+#: Episode generators: ``reference`` (:mod:`~mindzero.domains.gridworld.protocol`; ``paper`` is
+#: the same), and :mod:`~mindzero.envs.gridworld.episodes`' ``ambiguous`` and ``quick``.
+PROTOCOLS = ("paper", "reference", "ambiguous", "quick")
 
 
 @dataclass
@@ -55,8 +59,9 @@ class EpisodeConfig:
     protocol: str = field(
         default="paper",
         metadata={
-            "help": "episode filters of generated layouts: paper (the published evaluation's: longer, "
-            "ambiguous early on, 15 of 40 on the empty layout) or quick (plan of 12..36 ticks)",
+            "help": "episode generator: paper = reference (the published evaluation's generator: its "
+            "layouts, far goal pairs, goal partly identifiable before the pick), ambiguous (long, goal "
+            "ambiguous early on) or quick (plan of 12..36 ticks)",
             "choices": PROTOCOLS,
         },
     )
@@ -66,6 +71,13 @@ class EpisodeConfig:
         default=None, metadata={"help": "layout family; None = U(0,20) obstacles", "choices": tuple(FAMILIES)}
     )
     layouts: str | None = field(default=None, metadata={"help": "layout file or folder of *.txt layouts"})
+    episodes_file: str | None = field(
+        default=None,
+        metadata={
+            "help": "JSONL of episodes (layout_text + goal per line, e.g. ../shared/data/gw_reference_episodes/"
+            "episodes_seed0.jsonl): run its first --episodes instead of generated ones"
+        },
+    )
     size: int = field(
         default=10,
         metadata={
@@ -102,16 +114,30 @@ class Episodes(Sequence[Episode]):
 
 
 def episodes(config: EpisodeConfig) -> Episodes:
-    """The benchmark's episodes: on the user's layouts when given (goals of a 12..36-tick plan), else
-    generated under ``config.protocol``. The first is made at once, so that an impossible config
-    fails before any work."""
-    if config.protocol == "paper" and not config.layouts and config.n_objects < 3:
+    """The benchmark's episodes: the first ``config.episodes`` of an episodes file; on the user's
+    layouts (goals of a 12..36-tick plan); else generated under ``config.protocol``. The file is
+    read in full and the first generated episode made at once, so that bad input fails before any work."""
+    if config.episodes_file and config.layouts:
+        raise UserError("give --episodes-file or --layouts, not both")
+    generated = not (config.layouts or config.episodes_file)
+    if generated and config.protocol != "quick" and config.n_objects < 3:
         raise UserError(
-            f"--protocol paper needs --n-objects of at least 3 (a decoy besides the goal pair), got "
-            f"{config.n_objects}; use --protocol quick"
+            f"--protocol {config.protocol} needs --n-objects of at least 3 (an object besides the goal pair), "
+            f"got {config.n_objects}; use --protocol quick"
         )
-    if config.layouts:
+    if config.episodes_file:
+        loaded = load_episodes(config.episodes_file, config.size)
+        if len(loaded) < config.episodes:
+            raise UserError(
+                f"{config.episodes_file}: has {len(loaded)} episodes; --episodes asks for {config.episodes}"
+            )
+        make = loaded.__getitem__
+    elif config.layouts:
         make = partial(layout_episode, layouts=load_layouts(config.layouts), seed=config.episode_seed)
+    elif config.protocol in ("paper", "reference"):
+        if config.family is not None:
+            raise UserError("--family does not apply to --protocol reference: its layouts follow the episode index")
+        make = partial(reference_episode, seed=config.episode_seed, size=config.size, n_objects=config.n_objects)
     else:
         make = partial(
             generated_episode,

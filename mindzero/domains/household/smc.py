@@ -6,14 +6,19 @@ P(a | goal, belief) of :class:`~mindzero.envs.household.human.HouseholdHuman` �
 human's own policy. When the effective sample size falls below ``ess_fraction`` × N the particles
 are resampled (systematic) and rejuvenated: each takes ``moves`` Metropolis–Hastings steps whose
 proposals are a fresh template draw or a local edit (one class's count ± 1, a class added, dropped
-or swapped within the task's classes), accepted on the whole history's likelihood ratio. That
-ratio ignores the proposals' asymmetry and the prior (treated as uniform over valid goals), so the
-moves are an approximate MCMC kernel: their job is to move particles that locked onto a wrong goal
-towards goals that explain the history. Per-goal history log-likelihoods are cached and brought up
-to date lazily.
+or swapped within the task's classes), accepted on the whole history's likelihood × prior ratio.
+That ratio ignores the proposals' asymmetry, so the moves are an approximate MCMC kernel: their job
+is to move particles that locked onto a wrong goal towards goals that explain the history.
+Per-goal history log-likelihoods are cached and brought up to date lazily.
+
+The likelihood and prior are the command's estimators (``--likelihood``, ``--prior``:
+:mod:`mindzero.domains.household.estimators`). With ``--prior uniform`` the particles start equally
+weighted (the template sampler stands in for the prior, as it always has); with ``rules`` or
+``llm`` each starts weighted by prior / proposal probability (:func:`proposal_logprobs`), so the
+particles target the chosen prior.
 
 ``exact`` is Bayes' rule over the apartment's whole goal space (:func:`all_goals`, a few hundred
-goals) with the same likelihood: the reference SMC approximates. The others: ``oracle`` (the true
+goals) with the same likelihood and prior: the reference SMC approximates. The others: ``oracle`` (the true
 goal), ``random`` (one goal drawn from the templates per episode) and ``none`` (no belief: the
 helper waits).
 """
@@ -28,7 +33,11 @@ import numpy as np
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.posterior import Posterior
+from mindzero.domains.base import DEFAULT_ESTIMATORS, Estimators
+from mindzero.domains.household.estimators import household_estimators
+from mindzero.envs.household.apartment import Apartment
 from mindzero.envs.household.episodes import (
+    MAX_CLASSES,
     MAX_OBJECTS,
     MIN_OBJECTS,
     Episode,
@@ -47,11 +56,11 @@ REASONERS = ("none", "random", "oracle", "smc", "exact")
 class SMCSettings:
     """Particle filter size and rejuvenation."""
 
-    particles: int = field(default=64, metadata={"help": "SMC goal particles", "ge": 1})
+    particles: int = field(default=64, metadata={"help": "SMC goal particles", "ge": 1, "le": 100_000})
     ess_fraction: float = field(
         default=0.5, metadata={"help": "resample and rejuvenate when ESS < this × particles", "gt": 0, "le": 1}
     )
-    moves: int = field(default=2, metadata={"help": "MH rejuvenation moves per particle", "ge": 0})
+    moves: int = field(default=2, metadata={"help": "MH rejuvenation moves per particle", "ge": 0, "le": 1_000})
     local_moves: float = field(
         default=0.7, metadata={"help": "share of MH proposals that edit the goal locally", "ge": 0, "le": 1}
     )
@@ -65,29 +74,71 @@ class Observation:
     action: Action
 
 
+def proposal_logprobs(apartment: Apartment) -> np.ndarray:
+    """log q(goal) in nats of :func:`sample_goal` for every goal of ``all_goals`` (its order): a
+    uniform template, k classes uniform in 1..min(3, #classes), a uniform k-subset, uniform
+    counts, redrawn until 2–6 objects (so normalised within each template)."""
+    options = templates(apartment)
+    limits = {t.task: dict(t.classes) for t in options}
+    goals = all_goals(apartment)
+    raw = np.empty(len(goals))
+    for i, (task, _, counts) in enumerate(goals):
+        n = len(limits[task])
+        raw[i] = -math.log(min(MAX_CLASSES, n)) - math.log(math.comb(n, len(counts)))
+        raw[i] -= sum(math.log(limits[task][c]) for c, _ in counts)
+    out = np.empty(len(goals))
+    for task in limits:
+        rows = [i for i, g in enumerate(goals) if g[0] == task]
+        out[rows] = raw[rows] - np.logaddexp.reduce(raw[rows]) - math.log(len(options))
+    return out
+
+
 class SMCGoalInference:
     """Particle filter over goals (module docstring)."""
 
     name = "smc"
 
-    def __init__(self, seed: int = 0, human: HumanParams = HOUSEHOLD_HUMAN, settings: SMCSettings = SMCSettings()):
+    def __init__(
+        self,
+        seed: int = 0,
+        human: HumanParams = HOUSEHOLD_HUMAN,
+        settings: SMCSettings = SMCSettings(),
+        estimators: Estimators = DEFAULT_ESTIMATORS,
+    ):
         self.rng = np.random.default_rng([seed, 3])
         self.human = human
         self.settings = settings
+        self.estimators = household_estimators(estimators)
 
     def reset(self, episode: Episode) -> Posterior:
         self.apartment = episode.apartment
         self.templates = {t.task: t for t in templates(episode.apartment)}
         self.model = HouseholdHuman(world_of(episode.apartment), self.human)
         self.particles = [sample_goal(self.apartment, self.rng) for _ in range(self.settings.particles)]
-        self.logw = np.zeros(len(self.particles))
+        self.prior: dict[Goal, float] = {}
+        if self.estimators.settings.prior != "uniform":
+            goals, prior = all_goals(self.apartment), self.estimators.logprior(self.apartment)
+            self.prior = dict(zip(goals, prior))
+            q = dict(zip(goals, proposal_logprobs(self.apartment)))
+        self.logw = np.array([self.prior[g] - q[g] if self.prior else 0.0 for g in self.particles])
         self.history: list[Observation] = []
         #: goal -> (observations scored, log-likelihood of them)
         self.cache: dict[Goal, tuple[int, float]] = {g: (0, 0.0) for g in self.particles}
         return self.posterior()
 
+    def text_logliks(self, goals: list[Goal], t: int) -> np.ndarray:
+        """The llm likelihood of the first ``t`` observed actions under each goal (nats)."""
+        actions = [o.action for o in self.history[:t]]
+        return self.estimators.text_logliks(self.apartment, self.history[0].state, actions, goals)
+
+    def target(self, goal: Goal) -> float:
+        """log P(history | goal) + log P(goal) (the prior's constant left out when uniform): what MH moves compare."""
+        return self.loglik(goal) + self.prior.get(goal, 0.0)
+
     def loglik(self, goal: Goal) -> float:
         """log P(all observed actions | goal), from the cache plus the observations it has not seen."""
+        if self.estimators.likelihood == "llm":
+            return float(self.text_logliks([goal], len(self.history))[0])
         done, total = self.cache.get(goal, (0, 0.0))
         for obs in self.history[done:]:
             p = self.model.likelihoods(obs.state, obs.action, (goal,))[0]
@@ -98,6 +149,20 @@ class SMCGoalInference:
     def update(self, observation: Observation) -> Posterior:
         self.history.append(observation)
         distinct = list(dict.fromkeys(self.particles))
+        if self.estimators.likelihood == "llm":
+            t = len(self.history)
+            step = dict(zip(distinct, self.text_logliks(distinct, t) - self.text_logliks(distinct, t - 1)))
+        else:
+            step = self.planner_step(observation, distinct)
+        self.logw = self.logw + np.array([step[g] for g in self.particles])
+        w = self.weights()
+        if 1.0 / float(np.sum(w * w)) < self.settings.ess_fraction * len(self.particles):
+            self.resample(w)
+            self.rejuvenate()
+        return self.posterior()
+
+    def planner_step(self, observation: Observation, distinct: list[Goal]) -> dict[Goal, float]:
+        """log P(latest action | goal) under the planner per distinct particle; brings the cache up to date."""
         liks = self.model.likelihoods(observation.state, observation.action, distinct)
         if not liks.max() > 0:
             raise UserError(
@@ -110,12 +175,7 @@ class SMCGoalInference:
             done, total = self.cache.get(goal, (-1, 0.0))
             if done == len(self.history) - 1:
                 self.cache[goal] = (done + 1, total + step[goal])
-        self.logw = self.logw + np.array([step[g] for g in self.particles])
-        w = self.weights()
-        if 1.0 / float(np.sum(w * w)) < self.settings.ess_fraction * len(self.particles):
-            self.resample(w)
-            self.rejuvenate()
-        return self.posterior()
+        return step
 
     def weights(self) -> np.ndarray:
         w = np.exp(self.logw - self.logw.max())
@@ -130,10 +190,10 @@ class SMCGoalInference:
 
     def rejuvenate(self) -> None:
         for i, goal in enumerate(self.particles):
-            current = self.loglik(goal)
+            current = self.target(goal)
             for _ in range(self.settings.moves):
                 proposal = self.propose(goal)
-                new = self.loglik(proposal)
+                new = self.target(proposal)
                 if new >= current or self.rng.random() < math.exp(new - current):
                     goal, current = proposal, new
             self.particles[i] = goal
@@ -169,20 +229,31 @@ class SMCGoalInference:
 
 
 class ExactGoalInference:
-    """The exact posterior over every goal of the apartment (uniform prior), updated per action."""
+    """The exact posterior over every goal of the apartment under the chosen estimators, updated per action."""
 
     name = "exact"
 
-    def __init__(self, human: HumanParams = HOUSEHOLD_HUMAN) -> None:
+    def __init__(self, human: HumanParams = HOUSEHOLD_HUMAN, estimators: Estimators = DEFAULT_ESTIMATORS) -> None:
         self.human = human
+        self.estimators = household_estimators(estimators)
 
     def reset(self, episode: Episode) -> Posterior:
+        self.apartment = episode.apartment
         self.model = HouseholdHuman(world_of(episode.apartment), self.human)
         self.goals = all_goals(episode.apartment)
-        self.log_post = np.zeros(len(self.goals))
+        self.logprior = self.estimators.logprior(episode.apartment)
+        self.log_post = self.logprior - self.logprior.max()
+        self.history: list[Observation] = []
         return self.posterior()
 
     def update(self, observation: Observation) -> Posterior:
+        if self.estimators.likelihood == "llm":
+            self.history.append(observation)
+            actions = [o.action for o in self.history]
+            logliks = self.estimators.text_logliks(self.apartment, self.history[0].state, actions, self.goals)
+            log_post = self.logprior + logliks
+            self.log_post = log_post - log_post.max()
+            return self.posterior()
         liks = self.model.likelihoods(observation.state, observation.action, self.goals)
         if not liks.max() > 0:
             raise UserError("observed action is not valid in the observed state (not this human model?)")
@@ -217,12 +288,19 @@ class FixedReasoner:
         return self.belief
 
 
-def make_reasoner(name: str, seed: int, human: HumanParams = HOUSEHOLD_HUMAN, smc: SMCSettings = SMCSettings()):
-    """A fresh Household reasoner by name (:data:`REASONERS`)."""
+def make_reasoner(
+    name: str,
+    seed: int,
+    human: HumanParams = HOUSEHOLD_HUMAN,
+    smc: SMCSettings = SMCSettings(),
+    estimators: Estimators = DEFAULT_ESTIMATORS,
+):
+    """A fresh Household reasoner by name (:data:`REASONERS`); ``estimators``: the likelihood and
+    prior of ``smc`` and ``exact``."""
     if name == "smc":
-        return SMCGoalInference(seed, human, smc)
+        return SMCGoalInference(seed, human, smc, estimators)
     if name == "exact":
-        return ExactGoalInference(human)
+        return ExactGoalInference(human, estimators)
     if name in REASONERS:
         return FixedReasoner(name, seed)
     raise UserError(f"unknown reasoner {name!r}; choose from {', '.join(REASONERS)}")

@@ -20,7 +20,8 @@ import numpy as np
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.core.results import read_jsonl
-from mindzero.domains.base import RewardContext, TrainData
+from mindzero.domains.base import DEFAULT_ESTIMATORS, Estimators, RewardContext, TrainData
+from mindzero.domains.household.estimators import household_estimators
 from mindzero.domains.household.hypotheses import (
     format_household_particles,
     parse_household_particles,
@@ -142,12 +143,22 @@ def rollout(episode: Episode, rng: np.random.Generator) -> list[Observation]:
 
 class AssistTask:
     """Goal particles at a moment of an unlabeled episode; reward = paper Eq. 4 over the
-    apartment's goals with the planner likelihood (the paper had to use an LLM likelihood)."""
+    apartment's goals with the chosen estimators (``--likelihood``, ``--prior``: by default the
+    planner likelihood and a uniform prior; the paper used an LLM for both)."""
 
     kind = "assist"
     choice_tokens: tuple[str, ...] = ()
     columns = ("apartment", "episode_seed", "actions", "n_particles")
     completion_tokens = 96  # one particle is about 50 tokens
+
+    def __init__(self, estimators: Estimators = DEFAULT_ESTIMATORS) -> None:
+        self.estimators = estimators
+
+    def with_estimators(self, estimators: Estimators) -> AssistTask:
+        """This task whose reward uses ``estimators`` (:func:`~mindzero.domains.base.with_estimators`);
+        a missing ``--estimator-model`` fails here, before training starts."""
+        household_estimators(estimators)
+        return AssistTask(estimators)
 
     def rows(self, data: TrainData) -> list[dict]:
         """Rows every ``data.every`` ticks of human-alone episodes on the train apartments (or the
@@ -177,8 +188,15 @@ class AssistTask:
     def context(self, row: Mapping[str, Any], human: HumanParams) -> RewardContext:
         name = row["apartment"]
         apartment = bundled_apartment(name)
-        logliks = goal_logliks(name, row["episode_seed"], row["actions"], human).tolist()
         index, logprior = _index(name)
+        estimators = household_estimators(self.estimators)
+        if self.estimators.likelihood == "llm":
+            start = _episode(name, row["episode_seed"]).initial_state()
+            logliks = estimators.text_logliks(apartment, start, row["actions"], all_goals(apartment)).tolist()
+        else:
+            logliks = goal_logliks(name, row["episode_seed"], row["actions"], human).tolist()
+        if self.estimators.prior != "uniform":
+            logprior = estimators.logprior(apartment).tolist()
         n_particles = row.get("n_particles")
         return RewardContext(
             logliks, logprior, index, lambda text: parse_household_particles(text, apartment, n_particles)

@@ -18,7 +18,7 @@ import numpy as np
 from scipy.sparse import csr_array
 from scipy.sparse.csgraph import dijkstra
 
-from mindzero.core.errors import UserError
+from mindzero.core.errors import UserError, clip
 
 COLORS = ("red", "green", "blue", "yellow", "orange", "purple", "pink", "brown", "cyan", "gray")
 SHAPES = ("square", "circle", "triangle", "star", "diamond")
@@ -245,7 +245,9 @@ def parse_layout(text: str, name: str = "") -> Layout:
         key, sep, desc = line.partition(":")
         words = desc.split()
         if not sep or not key.strip().isdigit() or len(words) != 2:
-            raise UserError(f"{where}line {line_no + 1}, column 1: expected '<digit>: <color> <shape>', got {line!r}")
+            raise UserError(
+                f"{where}line {line_no + 1}, column 1: expected '<digit>: <color> <shape>', got {clip(line)!r}"
+            )
         k = int(key)
         try:
             legend[k] = GridObject(words[0], words[1])
@@ -334,3 +336,42 @@ def generate_layout(
         if layout.is_connected:
             return layout
     raise UserError(f"could not generate a connected layout in {max_tries} tries; use fewer obstacles")
+
+
+def random_walls(rng: np.random.Generator, width: int, height: int, n_walls: int, max_tries: int = 1000) -> frozenset:
+    """``n_walls`` wall cells drawn uniformly, redrawn until the free cells are connected (the
+    reference implementation's fixed layout files were made this way)."""
+    cells = [(x, y) for y in range(height) for x in range(width)]
+    if n_walls > len(cells) // 2:
+        raise UserError(f"{n_walls} walls leave too little room on a {width}x{height} grid; use a larger --size")
+    for _ in range(max_tries):
+        walls = frozenset(cells[j] for j in rng.choice(len(cells), size=n_walls, replace=False))
+        free = [c for c in cells if c not in walls]
+        probe = Layout(width, height, walls, (), (), free[0], free[-1])
+        if probe.is_connected:
+            return walls
+    raise UserError(f"could not draw {n_walls} connected walls on {width}x{height} in {max_tries} tries")
+
+
+def place_on_walls(
+    rng: np.random.Generator,
+    width: int,
+    height: int,
+    walls: frozenset,
+    objects: tuple[GridObject, ...],
+    max_tries: int = 200,
+) -> Layout:
+    """Start cells and object cells on fixed walls, as the reference env places them: two distinct
+    free cells for the human and the helper, then the objects greedily on a shuffle of the other
+    free cells, never 4-adjacent to each other."""
+    free = [(x, y) for y in range(height) for x in range(width) if (x, y) not in walls]
+    for _ in range(max_tries):
+        order = rng.permutation(len(free))
+        placed: list[tuple[int, int]] = []
+        for j in order[2:]:
+            c = free[j]
+            if all(abs(c[0] - p[0]) + abs(c[1] - p[1]) > 1 for p in placed):
+                placed.append(c)
+                if len(placed) == len(objects):
+                    return Layout(width, height, walls, objects, tuple(placed), free[order[0]], free[order[1]])
+    raise UserError(f"could not place {len(objects)} non-adjacent objects among {len(free)} free cells")

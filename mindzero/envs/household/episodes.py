@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from mindzero.core.errors import UserError
+from mindzero.core.errors import UserError, clip, plural
 from mindzero.envs.household.apartment import (
     OBJECT_CLASSES,
     TEST_APARTMENTS,
@@ -98,8 +98,15 @@ def check_goal(world: World, goal: Goal) -> None:
         raise UserError(f"impossible goal: nothing can be put on or inside the {world.apartment.furniture[target]}")
     for cls, n in counts:
         have = len(world.class_objects.get(cls, ()))
-        if n < 1 or n > have:
-            raise UserError(f"impossible goal {goal_text(world, goal)}: {world.apartment.name} has {have} {cls}")
+        if n < 1:
+            raise UserError(
+                f"impossible goal {goal_text(world, goal)}: a count must be at least 1, got {n} {plural(cls, n)}"
+            )
+        if n > have:
+            things = "no" if have == 0 else have
+            raise UserError(
+                f"impossible goal {goal_text(world, goal)}: {world.apartment.name} has {things} {plural(cls, have)}"
+            )
 
 
 @dataclass(frozen=True)
@@ -160,20 +167,20 @@ def parse_goal(text: str, apartment: Apartment) -> Goal:
     (one target, as every task has); a one-line :class:`UserError` for text that is not one, an
     unknown object class, or a goal the apartment cannot reach."""
     if not re.fullmatch(f"{_PREDICATE}(,{_PREDICATE})*", text):
-        raise UserError(f"goal {text!r} is not predicate counts like 'on(plate, kitchentable): 2'")
+        raise UserError(f"goal {clip(text)!r} is not predicate counts like 'on(plate, kitchentable): 2'")
     matches = re.findall(_PREDICATE, text)
     targets = {m[2] for m in matches}
     if len(targets) != 1:
-        raise UserError(f"goal {text!r} names several targets ({', '.join(sorted(targets))}); a task has one")
+        raise UserError(f"goal {clip(text)!r} names several targets ({', '.join(sorted(targets))}); a task has one")
     counts: dict[str, int] = {}
     for _, cls, _, n in matches:
         if cls not in OBJECT_CLASSES:
-            raise UserError(f"goal {text!r}: unknown object class {cls!r}")
+            raise UserError(f"goal {clip(text)!r}: unknown object class {cls!r}")
         counts[cls] = counts.get(cls, 0) + int(n)
     target_class = targets.pop()
     fitting = [t for t in templates(apartment) if apartment.furniture[t.target] == target_class]
     if not fitting:
-        raise UserError(f"impossible goal {text!r}: no task of {apartment.name} puts things at a {target_class}")
+        raise UserError(f"impossible goal {clip(text)!r}: no task of {apartment.name} puts things at a {target_class}")
     template = fitting[0]
     goal = (template.task, template.target, tuple(sorted(counts.items())))
     check_goal(world_of(apartment), goal)

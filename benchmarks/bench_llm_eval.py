@@ -1,0 +1,148 @@
+"""LLM-in-the-loop evaluation speed: decisions per second one at a time against batched, with the
+decisions checked identical, and a served model's requests one at a time against concurrent.
+
+    OMP_NUM_THREADS=1 HF_HUB_OFFLINE=1 python benchmarks/bench_llm_eval.py --tiny /tmp/tiny/final
+    python benchmarks/bench_llm_eval.py --tiny /tmp/tiny/final --quick     # about a minute
+
+``--tiny`` is a cpu-tiny model folder (``mindzero train ssrl --preset cpu-tiny --task assist
+--max-steps 2 --out /tmp/tiny``; its card says how to prompt it). For each model (the cpu-tiny one,
+then SmolLM2-135M-Instruct unless ``--smollm2-episodes 0``) the same GridWorld assistance runs go
+through ``tasks.assist.run_assist`` twice: one episode at a time (``batch=1``, the path before
+batching) on the first ``--reference-episodes`` episodes, and all ``--episodes`` in lock-step
+(``batch`` = the number of episodes: every pending decision of a tick in one padded ``generate``).
+The rate is decisions per second of wall time of the whole run (simulator, prompts and parsing
+included); the check is that the batched run's samples of the reference episodes equal the
+one-at-a-time samples, timing aside. Targets (issue 46): batched >= 10x on cpu-tiny, >= 4x on
+SmolLM2.
+
+Then ``--concurrency 8`` against ``1``: ``--questions`` GridWorld QA questions answered by
+``LLMQAAnswerer`` through ``OpenAIBackend`` from the test suite's OpenAI-compatible server
+(``tests/llm/fake_openai_server.py``) with ``--server-delay`` seconds of latency per request, a
+stand-in for a served model that batches what arrives together (llama.cpp's server could not be
+installed here: no prebuilt ``llama-cpp-python`` wheel for this platform, docs/llm.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from mindzero.domains import get_domain  # noqa: E402
+from mindzero.domains.gridworld import EpisodeConfig, episodes  # noqa: E402
+from mindzero.domains.gridworld.qa import build_split  # noqa: E402
+from mindzero.inference.llm import LLMQAAnswerer, LLMReasoner, LLMSettings  # noqa: E402
+from mindzero.llm import OpenAIBackend, TransformersBackend  # noqa: E402
+from mindzero.llm.card import ModelCard  # noqa: E402
+from mindzero.tasks.assist import AssistSettings, run_assist  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "llm"))
+from fake_openai_server import FakeOpenAIServer  # noqa: E402
+
+DOMAIN = get_domain("gridworld")
+
+
+def llm_settings(model: str) -> LLMSettings:
+    """How the model is asked: its card's prompt style, particles and budget, else the defaults."""
+    card = ModelCard.read(model)
+    if card is None:
+        return LLMSettings(max_new_tokens=64)
+    return LLMSettings(card.prompt_style, card.n_particles, max_new_tokens=card.max_new_tokens or 64)
+
+
+def timed_assist(backend: TransformersBackend, llm: LLMSettings, runs: list, settings: AssistSettings, batch: int):
+    """(decisions per second of wall time, decisions, seconds, samples without their timing)."""
+    start = time.perf_counter()
+    metrics, samples, _ = run_assist(
+        DOMAIN, runs, settings, lambda seed: LLMReasoner(DOMAIN, backend, llm, seed), progress=False, batch=batch
+    )
+    seconds = time.perf_counter() - start
+    for s in samples:
+        s["reasoner"].pop("decisions_per_second")
+    return metrics["decisions"] / seconds, metrics["decisions"], seconds, samples
+
+
+def bench_model(name: str, model: str, args: argparse.Namespace, n_episodes: int, n_reference: int) -> dict:
+    runs = list(episodes(EpisodeConfig(protocol=args.protocol, episodes=n_episodes, episode_seed=args.episode_seed)))
+    settings = AssistSettings(seeds=[10], max_steps=args.max_steps, calibrate=False)
+    llm = llm_settings(model)
+    backend = TransformersBackend(model, batch_size=n_episodes)
+    backend.generate(["warm up"], max_new_tokens=2, temperature=0.0)  # first-call allocations
+    one_rate, one_n, one_s, one = timed_assist(backend, llm, runs[:n_reference], settings, 1)
+    many_rate, many_n, many_s, many = timed_assist(backend, llm, runs, settings, n_episodes)
+    same = many[:n_reference] == one
+    print(
+        f"{name}: {llm.prompt_style}, {llm.n_particles} particle(s), {llm.max_new_tokens} new tokens; "
+        f"one at a time {one_n} decisions ({n_reference} episodes) in {one_s:.1f} s = {one_rate:.2f}/s; "
+        f"batched {many_n} decisions ({n_episodes} episodes in lock-step) in {many_s:.1f} s = {many_rate:.2f}/s; "
+        f"speedup {many_rate / one_rate:.1f}x; decisions identical: {same}",
+        flush=True,
+    )
+    return {"speedup": many_rate / one_rate, "identical": same}
+
+
+def bench_concurrency(args: argparse.Namespace) -> dict:
+    server = FakeOpenAIServer()
+    server.delay = args.server_delay
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    rows = build_split("train", max(1, args.questions // 3), seed=0, progress=False)[: args.questions]
+    rates, answers = {}, {}
+    try:
+        for concurrency in (1, 8):
+            backend = OpenAIBackend(server.url, FakeOpenAIServer.model, concurrency=concurrency)
+            answerer = LLMQAAnswerer(DOMAIN, backend, settings=LLMSettings(max_new_tokens=4, temperature=1.0))
+            start = time.perf_counter()
+            answers[concurrency] = [r for records, _ in answerer.answers(rows, seed=0, batch=16) for r in records]
+            rates[concurrency] = len(rows) / (time.perf_counter() - start)
+    finally:
+        server.shutdown()
+        server.server_close()
+    same = answers[1] == answers[8]
+    print(
+        f"served model ({args.server_delay:.2f} s per request): {len(rows)} questions; --concurrency 1 "
+        f"{rates[1]:.1f}/s, --concurrency 8 {rates[8]:.1f}/s, speedup {rates[8] / rates[1]:.1f}x; "
+        f"answers identical: {same}",
+        flush=True,
+    )
+    return {"speedup": rates[8] / rates[1], "identical": same}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tiny", required=True, help="a cpu-tiny model folder (see the module docstring)")
+    parser.add_argument("--episodes", type=int, default=20, help="assistance episodes per model, in lock-step")
+    parser.add_argument("--reference-episodes", type=int, default=None, help="of them, run one at a time (all)")
+    parser.add_argument("--smollm2-episodes", type=int, default=20, help="SmolLM2's episodes (0: skip it)")
+    parser.add_argument("--smollm2-reference", type=int, default=3, help="SmolLM2's episodes run one at a time")
+    parser.add_argument("--protocol", default="quick", help="GridWorld episode generator")
+    parser.add_argument("--episode-seed", type=int, default=0)
+    parser.add_argument("--max-steps", type=int, default=50)
+    parser.add_argument("--questions", type=int, default=48, help="QA questions for the concurrency check")
+    parser.add_argument("--server-delay", type=float, default=0.25, help="the served model's seconds per request")
+    parser.add_argument("--quick", action="store_true", help="6 cpu-tiny episodes, 10 ticks, no SmolLM2")
+    args = parser.parse_args()
+    if args.quick:
+        args.episodes, args.max_steps, args.smollm2_episodes, args.questions = 6, 10, 0, 16
+    reference = min(args.reference_episodes or args.episodes, args.episodes)
+    print(f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}, load average {os.getloadavg()[0]:.2f}")
+    results = {"cpu-tiny": bench_model("cpu-tiny", args.tiny, args, args.episodes, reference)}
+    if args.smollm2_episodes:
+        n = args.smollm2_episodes
+        results["smollm2"] = bench_model("SmolLM2-135M", "smollm2-135m", args, n, min(args.smollm2_reference, n))
+    results["served"] = bench_concurrency(args)
+    targets = {"cpu-tiny": 10.0, "smollm2": 4.0}
+    for name, target in targets.items():
+        if name in results:
+            speedup = results[name]["speedup"]
+            verdict = "met" if speedup >= target else "MISSED"
+            print(f"target {name} batched >= {target:.0f}x: {verdict} ({speedup:.1f}x)")
+    return 0 if all(r["identical"] for r in results.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
