@@ -97,6 +97,7 @@ class OutputFolder:
     config: dict
     resume: bool  # continue what an earlier run of this command and config left here
     clear: bool  # :meth:`run` empties the folder first
+    recorded: bool = True  # False in the other processes of a distributed launch: the first records
 
     def _record(self, complete: bool) -> None:
         record = {"command": self.command, "config": self.config, "complete": complete}
@@ -108,6 +109,9 @@ class OutputFolder:
         when needed, records the run as incomplete); leaving normally drops the row streams'
         checkpoints and records the run as complete, the last write. A run that fails before writing
         anything resumable leaves the folder empty."""
+        if not self.recorded:
+            yield self
+            return
         with _signals_held():
             if self.clear:
                 _empty(self.path)
@@ -160,6 +164,8 @@ def claim_out(
         raise UserError("--overwrite and --resume exclude each other: start over or continue, not both")
     out = prepare_out(path, flag)
     options, config = config, _config_record(config)
+    if os.environ.get("RANK", "0") != "0":  # a distributed launch (torchrun, accelerate): the first process
+        return OutputFolder(out, command, config, resume=resume, clear=False, recorded=False)  # claims the folder
     folder = OutputFolder(out, command, config, resume=False, clear=False)
     if not [p for p in out.iterdir() if p.name != RECORD]:
         if resume:

@@ -17,13 +17,14 @@ same habits, kept here once:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
 import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,22 +80,36 @@ class ScratchSpec:
         )
 
 
+@contextlib.contextmanager
+def main_process_first() -> Iterator[None]:
+    """Run the block in the first process of a distributed launch (torchrun, accelerate) before the
+    others, which then find the files it wrote instead of writing them at the same time."""
+    if os.environ.get("WORLD_SIZE", "1") == "1":
+        yield
+        return
+    from accelerate import PartialState
+
+    with PartialState().main_process_first():
+        yield
+
+
 def build_scratch(folder: Path, texts: Iterable[str], spec: ScratchSpec, seed: int, **tokenizer: Any) -> Path:
     """The scratch model and tokenizer in ``folder`` (built once; kept for resumed runs);
     ``tokenizer``: further options of :func:`~mindzero.llm.tiny.build_scratch_model` (atoms, positions)."""
-    if not (Path(folder) / "config.json").is_file():
-        build_scratch_model(
-            folder,
-            texts,
-            seed=seed,
-            vocab_size=spec.vocab,
-            hidden_size=spec.hidden,
-            intermediate_size=4 * spec.hidden,
-            num_hidden_layers=spec.layers,
-            num_attention_heads=spec.heads,
-            number_features=spec.number_features or 0,
-            **tokenizer,
-        )
+    with main_process_first():
+        if not (Path(folder) / "config.json").is_file():
+            build_scratch_model(
+                folder,
+                texts,
+                seed=seed,
+                vocab_size=spec.vocab,
+                hidden_size=spec.hidden,
+                intermediate_size=4 * spec.hidden,
+                num_hidden_layers=spec.layers,
+                num_attention_heads=spec.heads,
+                number_features=spec.number_features or 0,
+                **tokenizer,
+            )
     return Path(folder)
 
 

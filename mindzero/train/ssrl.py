@@ -360,6 +360,18 @@ class PolicySurprise:
         return surprise
 
 
+def _from_every_process(share: tuple) -> list[tuple]:
+    """``share`` of every process of a distributed run, in rank order (``[share]`` alone): each
+    process scores only its own completions, and the log must describe the whole batch."""
+    import torch.distributed as dist
+
+    if not (dist.is_available() and dist.is_initialized()) or dist.get_world_size() == 1:
+        return [share]
+    shares: list = [None] * dist.get_world_size()
+    dist.all_gather_object(shares, share)
+    return shares
+
+
 class TrackedReward:
     """Wraps an :class:`SSRLReward` and records per-step statistics.
 
@@ -390,20 +402,36 @@ class TrackedReward:
 
     def __call__(self, prompts: list, completions: list, **kwargs: Any) -> list[float]:
         started = time.perf_counter()
-        stats = self.pending
-        bonus = None
+        surprises, surprise_seconds, bonus = [], 0.0, None
         if self.surprise is not None:
             surprises = self.surprise(prompts, kwargs["completion_ids"])
-            stats.surprise_seconds += time.perf_counter() - started
-            stats.surprises.extend(surprises)
+            surprise_seconds = time.perf_counter() - started
             bonus = [self.policy_entropy * x for x in surprises]
         totals = self.inner(prompts, completions, bonus=bonus, **kwargs)
         results = self.inner.results
         rewards = totals  # logged: the SSRL reward alone
         if bonus is not None:
             rewards = [t - b if earns_bonus(r) else t for t, b, r in zip(totals, bonus, results)]
-        stats.seconds += time.perf_counter() - started
+        shares = _from_every_process((rewards, results, surprises, time.perf_counter() - started, surprise_seconds))
+        self._record(
+            [x for share in shares for x in share[0]],
+            [x for share in shares for x in share[1]],
+            [x for share in shares for x in share[2]],
+            max(share[3] for share in shares),
+            max(share[4] for share in shares),
+        )
+        return totals
+
+    def _record(
+        self, rewards: list[float], results: list, surprises: list[float], seconds: float, surprise_seconds: float
+    ) -> None:
+        """Add one generation batch, all processes' completions in TRL's order (so that GRPO groups
+        split across processes are whole again); the wall times are the slowest process's."""
+        stats = self.pending
         stats.rewards.extend(rewards)
+        stats.surprises.extend(surprises)
+        stats.seconds += seconds
+        stats.surprise_seconds += surprise_seconds
         for result in results:
             stats.parses.add(result)
             stats.loose += result.ok and not result.canonical
@@ -412,7 +440,6 @@ class TrackedReward:
             stats.answer_entropies.append(_entropy(Counter(answers[lo : lo + self.group])))
             stats.groups += 1
             stats.flat_groups += is_flat(rewards[lo : lo + self.group])
-        return totals
 
     def pop(self) -> dict[str, float] | None:
         """Statistics since the last call, or None if no batch was scored since."""
@@ -435,10 +462,8 @@ TRL_LOG_KEYS = (
 
 
 def _step_row(reward: TrackedReward, started: float):
-    """One training-log line per optimizer step: our reward statistics and TRL's loss/KL/lr.
-
-    Our statistics cover the completions scored by this process (all of them on one device);
-    TRL's ``frac_reward_zero_std`` is computed over all processes."""
+    """One training-log line per optimizer step: our reward statistics (over every process's
+    completions) and TRL's loss/KL/lr."""
 
     def row(state: Any, logs: dict) -> dict | None:
         if "loss" not in logs:
