@@ -7,7 +7,9 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import sys
 import time
+import types
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -76,6 +78,40 @@ def test_a_near_tie_is_decoded_again_alone(tiny_model_dir: Path, monkeypatch: py
     calls.clear()
     assert backend.generate(PROMPTS, **args) == usual
     assert calls == [5, 1, 1, 1, 1, 1]
+
+
+def test_vllm_sends_every_prompt_in_one_generate_with_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stand-in ``vllm`` module records the calls: one ``LLM.generate`` for the whole batch, prompt
+    i with seed ``seed[i]`` (vLLM's per-request seeds)."""
+    calls: list[tuple[list, list]] = []
+
+    class Params:
+        def __init__(self, **kw: Any) -> None:
+            self.__dict__.update(kw)
+
+    class Tokenizer:
+        def __call__(self, text: str, add_special_tokens: bool = True) -> Any:
+            return types.SimpleNamespace(input_ids=[ord(c) for c in text])
+
+    class LLM:
+        def __init__(self, model: str, dtype: str) -> None:
+            pass
+
+        def get_tokenizer(self) -> Tokenizer:
+            return Tokenizer()
+
+        def generate(self, inputs: list, params: list, use_tqdm: bool) -> list:
+            calls.append((inputs, params))
+            done = types.SimpleNamespace(text="ok", token_ids=[1, 2], finish_reason="stop")
+            return [types.SimpleNamespace(prompt_token_ids=i["prompt_token_ids"], outputs=[done]) for i in inputs]
+
+    monkeypatch.setitem(sys.modules, "vllm", types.SimpleNamespace(LLM=LLM, SamplingParams=Params))
+    from mindzero.llm import VLLMBackend
+
+    out = VLLMBackend("org/model").generate(["ab", "cde", "f"], temperature=1.0, max_new_tokens=4, seed=[7, 3, 9])
+    assert len(calls) == 1 and [len(i["prompt_token_ids"]) for i in calls[0][0]] == [2, 3, 1]
+    assert [p.seed for p in calls[0][1]] == [7, 3, 9]
+    assert [g[0].prompt_tokens for g in out] == [2, 3, 1]
 
 
 class KeyedBackend(Backend):
