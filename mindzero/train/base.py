@@ -139,7 +139,10 @@ def domain_task(domain_name: str, task_name: str, prompt_style: str) -> tuple[An
     if task_name not in domain.tasks:
         raise UserError(f"unknown task {task_name!r} of domain {domain_name}; choose from {', '.join(domain.tasks)}")
     if prompt_style not in domain.prompt_styles:
-        raise UserError(f"unknown prompt style {prompt_style!r}; use one of {', '.join(domain.prompt_styles)}")
+        raise UserError(
+            f"--data-prompt-style {prompt_style} is not one of domain {domain_name}'s: "
+            f"{', '.join(domain.prompt_styles)} (a preset's style is for its own domain; pass one of these)"
+        )
     return domain, domain.tasks[task_name]
 
 
