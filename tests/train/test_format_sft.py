@@ -54,7 +54,7 @@ def test_qa_targets_are_random_letters_whatever_the_answer() -> None:
 def test_bad_options_are_one_line_errors() -> None:
     with pytest.raises(UserError, match="n-particles"):
         format_rows(from_flat(FormatSFTConfig, train_episodes=1, n_particles=0))
-    with pytest.raises(UserError, match="prompt style"):
+    with pytest.raises(UserError, match="--data-prompt-style long is not one of domain gridworld.s"):
         train_format_sft(from_flat(FormatSFTConfig, prompt_style="long"))
     with pytest.raises(UserError, match="unknown task"):
         format_rows(from_flat(FormatSFTConfig, train_episodes=1, task="chess-moves"))
