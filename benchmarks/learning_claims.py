@@ -1,7 +1,8 @@
 """The cpu-tiny QA learning claim as a table from runs: the recipe trained on several seeds, each
-final model evaluated by ``gridworld qa-eval`` on one shared test split with no decoding flags (the
-model card says how to ask it), and one table of wall time, the held-out curve at fixed steps,
-final accuracy, and mean ± sd.
+final model evaluated by ``gridworld qa-eval`` with no decoding flags (the model card says how to ask
+it) on the curve's own held-out questions (it must give the curve's last point) and on one shared
+test split, and one table of wall time, the held-out curve at fixed steps, both evaluations, and
+mean ± sd of the shared split's accuracy.
 
     python benchmarks/learning_claims.py --seeds 0,1,2 --out runs/learning-claims   # ~45 min a seed here
 
@@ -48,26 +49,46 @@ def seed_row(seed: int, out: Path, test: Path, max_steps: int, smoke: bool) -> d
         run([*RECIPE, *(SMOKE if smoke else []), "--seed", str(seed), "--max-steps", str(max_steps),
              "--out", str(folder), *resume])  # fmt: skip
     seconds = time.perf_counter() - started
-    evaluation = out / f"eval-seed{seed}"
-    if not (evaluation / "results.json").is_file():
-        run(["gridworld", "qa-eval", "--data", str(test), "--reasoner", "llm", "--model", str(folder / "final"),
-             "--out", str(evaluation), "--overwrite"])  # fmt: skip
-    accuracy = json.loads((evaluation / "results.json").read_text())["metrics"]["accuracy"]
+    accuracy = evaluate(folder / "final", test, out / f"eval-seed{seed}")
+    on_curve = evaluate(folder / "final", curve_questions(out, folder), out / f"eval-curve-seed{seed}")
     curve = {json.loads(line)["step"]: json.loads(line)["accuracy"] for line in (folder / "curves.jsonl").open()}
     log = [json.loads(line) for line in (folder / "train_log.jsonl").open()]
     wall = log[-1]["seconds"] if log else seconds
     return {"seed": seed, "train_seconds": wall, "curve": {s: curve[s] for s in CURVE_STEPS if s in curve},
+            "last_step": max(curve), "last_point": curve[max(curve)], "qa_eval_on_curve_questions": on_curve,
             "qa_eval_accuracy": accuracy}  # fmt: skip
+
+
+def evaluate(model: Path, questions: Path, out: Path) -> float:
+    """``gridworld qa-eval`` of ``model`` on ``questions`` with no decoding flags (its card says how)."""
+    if not (out / "results.json").is_file():
+        run(["gridworld", "qa-eval", "--data", str(questions), "--reasoner", "llm", "--model", str(model),
+             "--out", str(out), "--overwrite"])  # fmt: skip
+    return json.loads((out / "results.json").read_text())["metrics"]["accuracy"]
+
+
+def curve_questions(out: Path, folder: Path) -> Path:
+    """The held-out questions of a run's learning curve as a ``qa-data`` test split: the same
+    generator, seed and count (3 questions an episode), so that ``qa-eval`` on them must give the
+    curve's own figure if it asks the model the way training did."""
+    config = json.loads((folder / "ssrl_config.json").read_text())
+    n, seed = config["eval_questions"], config["eval_seed"]
+    data = out / f"curve-questions-{seed}-{n}"
+    if not (data / "test.jsonl").is_file():
+        run(["gridworld", "qa-data", "--train-episodes", "1", "--test-episodes", str(max(1, n // 3)),
+             "--images", "false", "--seed", str(seed), "--out", str(data), "--overwrite"])  # fmt: skip
+    return data / "test.jsonl"
 
 
 def table(rows: list[dict]) -> str:
     """The markdown table: one row per seed, then mean ± sd of the final accuracy."""
     steps = sorted({s for r in rows for s in r["curve"]})
-    lines = ["| seed | train min | " + " | ".join(f"curve @{s}" for s in steps) + " | qa-eval accuracy |",
-             "|---" * (3 + len(steps)) + "|"]  # fmt: skip
+    lines = ["| seed | train min | " + " | ".join(f"curve @{s}" for s in steps)
+             + " | qa-eval, the curve's questions | qa-eval accuracy |", "|---" * (4 + len(steps)) + "|"]  # fmt: skip
     for r in rows:
         points = " | ".join(f"{r['curve'][s]:.3f}" if s in r["curve"] else "–" for s in steps)
-        lines.append(f"| {r['seed']} | {r['train_seconds'] / 60:.1f} | {points} | {r['qa_eval_accuracy']:.3f} |")
+        lines.append(f"| {r['seed']} | {r['train_seconds'] / 60:.1f} | {points} | "
+                     f"{r['qa_eval_on_curve_questions']:.3f} | {r['qa_eval_accuracy']:.3f} |")  # fmt: skip
     finals = [r["qa_eval_accuracy"] for r in rows]
     spread = statistics.stdev(finals) if len(finals) > 1 else 0.0
     seeds = f"{len(rows)} seed" + ("s" if len(rows) != 1 else "")

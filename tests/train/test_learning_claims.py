@@ -26,3 +26,5 @@ def test_one_command_writes_the_seed_table(tmp_path: Path) -> None:
     for seed in (0, 1):  # evaluated the way it was trained, with no --prompt-style given
         record = json.loads((out / f"eval-seed{seed}" / "results.json").read_text())
         assert record["config"]["prompt_style"] == "anchored"
+    for r in rows:  # qa-eval on the curve's own questions gives the curve's last point: asked as trained
+        assert r["qa_eval_on_curve_questions"] == pytest.approx(r["last_point"], abs=1e-9), r
