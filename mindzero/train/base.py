@@ -17,14 +17,13 @@ same habits, kept here once:
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import importlib
 import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,23 +79,24 @@ class ScratchSpec:
         )
 
 
-@contextlib.contextmanager
-def main_process_first() -> Iterator[None]:
-    """Run the block in the first process of a distributed launch (torchrun, accelerate) before the
-    others, which then find the files it wrote instead of writing them at the same time."""
+def leave_process_group() -> None:
+    """End a distributed launch's process group once every process has saved: gloo's threads left
+    to the interpreter's exit can abort a process (``terminate called without an active exception``)."""
     if os.environ.get("WORLD_SIZE", "1") == "1":
-        yield
         return
-    from accelerate import PartialState
+    import torch.distributed as dist
 
-    with PartialState().main_process_first():
-        yield
+    if dist.is_initialized():
+        dist.barrier()
+        dist.destroy_process_group()
 
 
 def build_scratch(folder: Path, texts: Iterable[str], spec: ScratchSpec, seed: int, **tokenizer: Any) -> Path:
     """The scratch model and tokenizer in ``folder`` (built once; kept for resumed runs);
     ``tokenizer``: further options of :func:`~mindzero.llm.tiny.build_scratch_model` (atoms, positions)."""
-    with main_process_first():
+    from filelock import FileLock  # torch's dependency, as training needs torch
+
+    with FileLock(f"{folder}.lock"):  # one process of a distributed launch builds it, the others wait
         if not (Path(folder) / "config.json").is_file():
             build_scratch_model(
                 folder,

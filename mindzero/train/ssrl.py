@@ -66,6 +66,7 @@ from mindzero.train.base import (
     checkpoint_step,
     domain_task,
     jsonl_log,
+    leave_process_group,
     load_tokenizer,
     read_log,
     require,
@@ -681,6 +682,7 @@ def train_ssrl(config: SSRLConfig) -> dict[str, Any]:
         surprise.bind(trainer)
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
     final = save_final(trainer, tokenizer, out, trainer.model.merge_and_unload() if config.lora else None, card)
+    leave_process_group()
     log = read_log(log_path)
     return {
         "steps": trainer.state.global_step,

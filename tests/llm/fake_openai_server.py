@@ -60,9 +60,17 @@ class _Handler(BaseHTTPRequestHandler):
         with self.server.lock:
             self.server.in_flight += 1
             self.server.most_in_flight = max(self.server.most_in_flight, self.server.in_flight)
+        self.answering = True
         try:
             self._answer()
         finally:
+            self._done()
+
+    def _done(self) -> None:
+        """The request stops counting as in flight before its answer is written: a client that
+        sends its next request on reading the answer must not be seen overlapping it."""
+        if getattr(self, "answering", False):
+            self.answering = False
             with self.server.lock:
                 self.server.in_flight -= 1
 
@@ -124,6 +132,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send(self, status: int, payload: Any) -> None:
         data = json.dumps(payload).encode()
+        self._done()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
