@@ -295,7 +295,7 @@ def cmd_mmtom_eval(args: argparse.Namespace) -> int:
     rows = rows[: config.limit]
     answerer = None
     if config.reasoner == "llm":
-        settings = LLMSettings(temperature=config.temperature, max_new_tokens=config.new_tokens())
+        settings = LLMSettings(temperature=config.temperature, max_new_tokens=config.new_tokens(config.card()))
         answerer = LLMQAAnswerer(HouseholdDomain(), config.backend(config.batch_size), config.answer_mode, settings)
     start = time.perf_counter()
     with folder.run():

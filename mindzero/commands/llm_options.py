@@ -45,10 +45,9 @@ class ModelOptions(EndpointOptions):
     #: The completion budget of a model without a card; a command that needs fewer or more sets its own.
     default_new_tokens: ClassVar[int] = 64
 
-    def new_tokens(self) -> int:
-        """The completion budget: ``--max-new-tokens``, else the model card's, else the command's. A larger budget
-        than the card's is no contradiction (the model stops by itself), so it needs no confirmation."""
-        card = self.card()
+    def new_tokens(self, card: ModelCard | None) -> int:
+        """The completion budget: ``--max-new-tokens``, else ``card``'s (:meth:`card`), else the command's. A
+        larger budget than the card's is no contradiction (the model stops by itself), so it needs no confirmation."""
         recorded = card.max_new_tokens if card is not None else None
         return self.max_new_tokens or recorded or self.default_new_tokens
 
@@ -108,7 +107,7 @@ class LLMOptions(ModelOptions):
             style = card.settle("prompt_style", self.prompt_style, card.prompt_style, self.force_model_options)
         if style not in prompt_styles:
             raise UserError(f"--prompt-style {style} is not one of this domain's: {', '.join(prompt_styles)}")
-        return LLMSettings(style, n_particles, self.temperature, self.new_tokens(), samples)
+        return LLMSettings(style, n_particles, self.temperature, self.new_tokens(card), samples)
 
     def settled(self, settings: LLMSettings) -> LLMOptions:
         """These options with the values ``settings`` settled (some from the model's card), so that the

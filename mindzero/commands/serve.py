@@ -62,7 +62,7 @@ class ServeConfig(AssistLLMOptions, EpisodeConfig):
         metadata={
             "help": "tick limit of a played episode; None = 100 (gridworld), 250 (household)",
             "ge": 1,
-            "le": 1_000_000,
+            "le": 10_000,
         },
     )
     max_sessions: int = field(

@@ -261,7 +261,9 @@ def _decode_state(value: Any) -> Any:
     if "items" in value:
         return {_decode_state(k): _decode_state(v) for k, v in value["items"]}
     module, _, name = value["object"].partition(":")
-    kind = sys.modules[module] if module.startswith("mindzero.") else None
+    if not module.startswith("mindzero."):
+        raise TypeError(f"{value['object'][:80]} is not a mindzero class")
+    kind = sys.modules[module]
     for part in name.split("."):
         kind = getattr(kind, part)
     made = kind.__new__(kind)
