@@ -129,6 +129,9 @@ CASES = [
     (["train", "ablation", "--rows", "none,bogus"], "--rows must be one of none, no-prior, single, no-entropy"),
     (["train", "ablation", "--train-config", "/nope.yaml"], "/nope.yaml: file not found"),
     (["train", "ablation", "--samples", "4"], "4 samples per decision need a temperature > 0"),  # before training
+    (["train", "ablation", "--domain", "stories"], "--domain must be one of gridworld, household"),
+    (["train", "ablation", "--train-config", "YAML:domain: household"], "trains domain household; pass --domain"),
+    (["train", "ablation", "--train-config", "YAML:data: {prompt_style: facts}"], "facts is not one of domain"),
     # option values, from YAML: the same messages
     (["gridworld", "assist", "--config", "YAML:episodes: 0"], "--episodes must be in [1, 10000], got 0"),
     (["gridworld", "assist", "--config", 'YAML:episodes: "many"'], "--episodes must be an integer, got many"),

@@ -12,7 +12,7 @@ from typing import ClassVar
 import numpy as np
 
 from mindzero.commands.assist_runs import HEADER, run_reasoners
-from mindzero.commands.llm_options import AssistLLMOptions, BatchOptions, ModelOptions
+from mindzero.commands.llm_options import AssistLLMOptions, BatchOptions, LLMOptions
 from mindzero.core.config import add_dataclass_flags, config_from_args
 from mindzero.core.human import HumanParams
 from mindzero.core.outputs import add_output_flags, claim_out
@@ -28,7 +28,7 @@ from mindzero.envs.household.apartment import bundled_apartment
 from mindzero.envs.household.episodes import SPLITS, all_goals, benchmark_episodes
 from mindzero.envs.household.helper import HelperSettings
 from mindzero.envs.household.human import HOUSEHOLD_HUMAN
-from mindzero.inference.llm import ANSWER_MODES, LLMQAAnswerer, LLMReasoner, LLMSettings
+from mindzero.inference.llm import ANSWER_MODES, LLMQAAnswerer, LLMReasoner
 from mindzero.report.tables import format_table, metric_rows
 from mindzero.tasks.assist import AssistSettings
 from mindzero.tasks.mmtom import (
@@ -78,7 +78,7 @@ class AssistConfig(BatchOptions, AssistLLMOptions, RunSettings, Estimators):
 
 
 @dataclass
-class MMToMEvalConfig(BatchOptions, ModelOptions):
+class MMToMEvalConfig(BatchOptions, LLMOptions):
     """``household mmtom-eval``: the MMToM-QA questions and the reasoner that answers them."""
 
     data: str = field(metadata={"help": "MMToM-QA questions JSONL (e.g. ../shared/data/mmtom_qa/questions.jsonl)"})
@@ -288,14 +288,14 @@ def cmd_mmtom_data(args: argparse.Namespace) -> int:
 
 def cmd_mmtom_eval(args: argparse.Namespace) -> int:
     config = config_from_args(MMToMEvalConfig, args)
-    if config.reasoner == "llm":
-        config.require_model()
+    settings = config.llm_settings(PROMPT_STYLES) if config.reasoner == "llm" else None
+    if settings is not None:  # the record says how the model was asked (its card may have chosen)
+        config = config.settled(settings)
     folder = claim_out(args.out, "household mmtom-eval", config, args.overwrite, args.resume)
     rows = mmtom_rows(read_jsonl(config.data, QUESTION_FIELDS, hint="the benchmark is ../shared/data/mmtom_qa"))
     rows = rows[: config.limit]
     answerer = None
-    if config.reasoner == "llm":
-        settings = LLMSettings(temperature=config.temperature, max_new_tokens=config.new_tokens(config.card()))
+    if settings is not None:
         answerer = LLMQAAnswerer(HouseholdDomain(), config.backend(config.batch_size), config.answer_mode, settings)
     start = time.perf_counter()
     with folder.run():

@@ -88,7 +88,8 @@ class LLMOptions(ModelOptions):
         default=None,
         metadata={
             "help": "compact (short, CPU) | full (paper transcript) | relative or anchored (gridworld, scratch "
-            "models); unset: the one a trained model's card records, else compact",
+            "models) | facts (household questions, scratch models); unset: the one a trained model's card "
+            "records, else compact",
             "choices": ALL_PROMPT_STYLES,
         },
     )

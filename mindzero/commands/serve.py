@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import threading
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mindzero.commands.llm_options import AssistLLMOptions
@@ -18,7 +18,7 @@ from mindzero.domains.gridworld import EpisodeConfig
 from mindzero.domains.gridworld.reasoners import BASELINE_REASONERS as GRIDWORLD_REASONERS
 from mindzero.domains.household.smc import REASONERS as HOUSEHOLD_REASONERS
 from mindzero.envs.household.episodes import SPLITS
-from mindzero.envs.household.human import HouseholdHumanParams
+from mindzero.envs.household.human import household_human
 from mindzero.inference.llm import LLMReasoner
 from mindzero.web.app import PLAYABLE, ServeSettings, create_app, web_stack_error
 from mindzero.web.games import SerialReasoner
@@ -154,12 +154,6 @@ def serve_settings(config: ServeConfig) -> ServeSettings:
         study=study,
         llm=llm,
     )
-
-
-def household_human(flags: HumanParams) -> HumanParams:
-    """Household's human model, with every value the flags changed from their (GridWorld) default."""
-    changed = {f.name: getattr(flags, f.name) for f in fields(HumanParams) if getattr(flags, f.name) != f.default}
-    return HouseholdHumanParams(**changed)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

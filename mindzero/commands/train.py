@@ -11,11 +11,14 @@ from pathlib import Path
 
 import numpy as np
 
-from mindzero.core.config import add_dataclass_flags, config_from_args, config_from_file
+from mindzero.core.config import add_dataclass_flags, apply_preset, config_from_args, config_from_file
+from mindzero.core.errors import UserError
 from mindzero.core.outputs import add_output_flags, claim_out
 from mindzero.core.results import atomic_write_text, dumps_json, write_results
 from mindzero.domains import get_domain
 from mindzero.domains.gridworld import EpisodeConfig, episodes
+from mindzero.envs.household.episodes import benchmark_episodes
+from mindzero.envs.household.human import HOUSEHOLD_HUMAN
 from mindzero.inference.llm import LLMReasoner, LLMSettings
 from mindzero.llm import load_backend
 from mindzero.report.plots import plot_ablation, plot_learning_curves
@@ -24,7 +27,7 @@ from mindzero.tasks.assist import AssistSettings, paired_share, run_assist, stde
 from mindzero.train.base import checkpoints, read_log
 from mindzero.train.format_sft import FormatSFTConfig, train_format_sft
 from mindzero.train.pbm import PBMConfig, train_pbm
-from mindzero.train.ssrl import ABLATIONS, SSRLConfig, train_ssrl
+from mindzero.train.ssrl import ABLATIONS, PRESETS, SSRLConfig, resolve_config, train_ssrl
 from mindzero.train.trace_policy import TracePolicyConfig, train_trace_policy
 
 
@@ -86,9 +89,11 @@ def register(areas: argparse._SubParsersAction) -> None:
         "ablation",
         help="paper Table 2 at small scale: the SSRL reward's ablations, trained and evaluated on assistance",
         description="For each --rows entry (none = full model, no-prior, single = one hypothesis, no-entropy) "
-        "and each --seeds seed: train ssrl --task assist with that reward, then run the assistance benchmark "
-        "with the trained model as the helper's reasoner. Writes OUT/<row>/seed<k>/ (training), "
-        "OUT/results.json + OUT/samples.jsonl (one row per row x seed x episode run) and OUT/ablation.png.",
+        "and each --seeds seed: train ssrl --domain D --task assist with that reward, then run D's assistance "
+        "benchmark with the trained model as the helper's reasoner (--domain household: the test apartments, "
+        "as `household assist`), beside the random and exact reasoners on the same runs. Writes "
+        "OUT/<row>/seed<k>/ (training), OUT/results.json + OUT/samples.jsonl (one row per row x seed x "
+        "episode run) and OUT/ablation.png.",
     )
     add_dataclass_flags(ablation, AblationConfig)
     add_output_flags(ablation)
@@ -177,11 +182,25 @@ def cmd_trace_policy(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The domains ``train ablation`` trains and evaluates on (each has an assistance protocol below).
+ABLATION_DOMAINS = ("gridworld", "household")
+#: Tick limit of a Household assistance episode: ``household assist``'s default (``--max-steps``).
+HOUSEHOLD_TICKS = 250
+
+
 @dataclass
 class AblationConfig:
     """``mindzero train ablation``: rows x seeds of SSRL training, each evaluated on assistance."""
 
     out: str = field(default="runs/ablation", metadata={"help": "output folder"})
+    domain: str = field(
+        default="gridworld",
+        metadata={
+            "help": "the domain every row trains on and helps in: gridworld | household (household: a recipe or "
+            "preset prompt style that is not Household's, such as cpu-tiny's anchored, becomes compact)",
+            "choices": ABLATION_DOMAINS,
+        },
+    )
     preset: str = field(
         default="cpu-tiny", metadata={"help": "training preset of every row (unless --train-config names one)"}
     )
@@ -189,8 +208,8 @@ class AblationConfig:
         default=None,
         metadata={
             "help": "a `train ssrl` YAML every run starts from (e.g. configs/ssrl/cpu-tiny-assist.yaml, the recipe "
-            "that learns on a CPU); the ablation sets its row, seed, out, domain, task and particles "
-            "(and --max-steps if given)"
+            "that learns on a CPU; configs/ssrl/cpu-tiny-household-assist.yaml for --domain household); the "
+            "ablation sets its row, seed, out, domain, task and particles (and --max-steps if given)"
         },
     )
     rows: list[str] = field(
@@ -205,7 +224,12 @@ class AblationConfig:
         default=8, metadata={"help": "particles per completion (the single row asks for 1)", "ge": 1, "le": 256}
     )
     episodes: int = field(
-        default=20, metadata={"help": "assistance episodes per evaluation seed", "ge": 1, "le": 10_000}
+        default=20,
+        metadata={
+            "help": "assistance episodes per evaluation seed (household: per test apartment, as `household assist`)",
+            "ge": 1,
+            "le": 10_000,
+        },
     )
     eval_seeds: list[int] = field(default_factory=lambda: [10, 20, 30], metadata={"help": "assistance seeds", "ge": 0})
     temperature: float = field(
@@ -224,11 +248,14 @@ class AblationConfig:
 
 def cmd_ablation(args: argparse.Namespace) -> int:
     config = config_from_args(AblationConfig, args)
-    recipe = (  # a bad recipe fails before the output folder is claimed
+    recipe = _domain_recipe(  # a bad recipe fails before the output folder is claimed
+        config,
         config_from_file(SSRLConfig, config.train_config, preset=config.preset)
         if config.train_config
-        else SSRLConfig(preset=config.preset)
+        else SSRLConfig(preset=config.preset),
     )
+    for row in config.rows:  # so does a row the domain cannot train (its task, prompt style, model size)
+        resolve_config(_run_config(config, recipe, row, config.seeds[0], Path(config.out)))
     LLMSettings(temperature=config.temperature, samples=config.samples)  # so does a bad read-out
     folder = claim_out(config.out, "train ablation", config, args.overwrite, args.resume)
     with folder.run():
@@ -237,18 +264,68 @@ def cmd_ablation(args: argparse.Namespace) -> int:
         for row, metrics in summary.items():  # each row's share of exact's speedup, paired run by run
             metrics.update(_share([s for s in samples if s["row"] == row], exact))
         extra = {"references": references}
-        path = write_results(folder.path, "gridworld/ablation", dataclasses.asdict(config), summary, samples, extra)
-        title = "SSRL reward ablations (paper Table 2, small scale)"
+        kind = f"{config.domain}/ablation"
+        path = write_results(folder.path, kind, dataclasses.asdict(config), summary, samples, extra)
+        title = f"SSRL reward ablations (paper Table 2, small scale): {config.domain}"
         plot = plot_ablation(summary, folder.path / "ablation.png", title, references)
     table = [_table_row(row, m) for row, m in summary.items()]
     table += [_table_row(f"({name})", m) for name, m in references.items()]
+    print(f"{config.domain} assistance on {REFERENCE_NOTES[config.domain]}; of_exact: the share of its speedup")
     print(format_table(["row", "speedup", "of_exact", "KL_exact", "p_true", "parse_fail", "TFLOPs/dec"], table))
     print(f"results: {path}  plot: {plot}")
     return 0
 
 
+#: What each domain's ablation runs on and what its ``(exact)`` reference row is.
+REFERENCE_NOTES = {
+    "gridworld": "generated episodes; (exact): Bayesian inverse planning over every goal",
+    "household": "the test apartments; (exact): Bayes' rule over every goal of the apartment (planner "
+    "likelihood, uniform prior), the strongest model-based Household reasoner (smc approximates it)",
+}
+
+
+def _domain_recipe(config: AblationConfig, recipe: SSRLConfig) -> SSRLConfig:
+    """The recipe every run of ``--domain`` starts from. A recipe that names another domain than the
+    default one is an error (it was written for that domain); a Household recipe whose prompt style
+    (its own or its preset's: cpu-tiny's anchored) is not Household's asks in ``compact`` prompts."""
+    default = next(f.default for f in dataclasses.fields(SSRLConfig) if f.name == "domain")
+    if recipe.domain not in (config.domain, default):
+        raise UserError(
+            f"--train-config {config.train_config} trains domain {recipe.domain}; pass --domain {recipe.domain}"
+        )
+    style = apply_preset(recipe, PRESETS).data.prompt_style
+    if config.domain == "household" and style not in get_domain("household").prompt_styles:
+        recipe = dataclasses.replace(recipe, data=dataclasses.replace(recipe.data, prompt_style="compact"))
+    return recipe
+
+
+def _run_config(config: AblationConfig, recipe: SSRLConfig, row: str, seed: int, out: Path) -> SSRLConfig:
+    """The ``train ssrl`` config of one row x seed: the recipe with the row's reward switch and particle
+    count (``single``: 1), the seed and the domain, trained into OUT/<row>/seed<k>/ (resumed from its
+    last checkpoint if it has one)."""
+    folder = out / row / f"seed{seed}"
+    n_particles = 1 if row == "single" else config.n_particles
+    return dataclasses.replace(
+        recipe,
+        out=str(folder),
+        domain=config.domain,
+        task="assist",
+        ablation=row,
+        data=dataclasses.replace(recipe.data, n_particles=n_particles),
+        seed=seed,
+        max_steps=config.max_steps or recipe.max_steps,
+        resume=bool(checkpoints(folder)),
+    )
+
+
 def _assist_protocol(config: AblationConfig) -> tuple:
-    """(domain, settings, episodes) of the assistance evaluation every row and reference shares."""
+    """(domain, settings, episodes) of the assistance evaluation every row and reference shares:
+    GridWorld's generated episodes, or ``household assist``'s (its test apartments, --episodes each,
+    its simulated human and tick limit); calibrated, so every row has its KL to exact inference."""
+    if config.domain == "household":
+        runs = benchmark_episodes("test", config.episodes)
+        settings = AssistSettings(seeds=config.eval_seeds, human=HOUSEHOLD_HUMAN, max_steps=HOUSEHOLD_TICKS)
+        return get_domain("household"), settings, runs
     runs = episodes(EpisodeConfig(episodes=config.episodes))
     return get_domain("gridworld"), AssistSettings(seeds=config.eval_seeds), runs
 
@@ -262,7 +339,8 @@ def _share(samples: list[dict], exact: list[dict]) -> dict:
 def _reference_rows(config: AblationConfig) -> tuple[dict[str, dict], list[dict]]:
     """(speedup, KL, p(true goal) and share of exact's speedup of the random and exact reasoners on
     the ablation's episodes — the floor and the ceiling a trained row sits between — and exact's
-    run samples, which each row's share is paired with). Planner only, about a second each."""
+    run samples, which each row's share is paired with). Planner only: about a second each in GridWorld;
+    Household's exact takes about a second per run (docs/household.md)."""
     domain, settings, runs = _assist_protocol(config)
     runs_of, references = {}, {}
     for name in ("random", "exact"):
@@ -289,25 +367,16 @@ def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tup
         for seed in config.seeds:
             folder = out / row / f"seed{seed}"
             if not (folder / "final" / "config.json").is_file():  # a finished run is reused; a cut one resumed
-                run = dataclasses.replace(
-                    recipe,
-                    out=str(folder),
-                    domain="gridworld",
-                    task="assist",
-                    ablation=row,
-                    data=dataclasses.replace(recipe.data, n_particles=n_particles),
-                    seed=seed,
-                    max_steps=config.max_steps or recipe.max_steps,
-                    resume=bool(checkpoints(folder)),
-                )
-                train_ssrl(run)
+                train_ssrl(_run_config(config, recipe, row, seed, out))
+            trained = json.loads((folder / "ssrl_config.json").read_text())  # decode as the model was trained
+            if trained.get("domain", "gridworld") != config.domain:  # e.g. a row folder copied in from another ablation
+                raise UserError(f"{folder} holds a {trained['domain']} run; this ablation is --domain {config.domain}")
             read_out = {k: getattr(config, k) for k in ("episodes", "eval_seeds", "temperature", "samples")}
             cached = folder / "assist-eval.json"  # an evaluation outlives a cut ablation, as training does
             kept = json.loads(cached.read_text()) if cached.is_file() else {}
             if kept.get("read_out") == read_out:
                 metrics, rows = kept["metrics"], kept["rows"]
             else:
-                trained = json.loads((folder / "ssrl_config.json").read_text())  # decode as the model was trained
                 backend = load_backend(str(folder / "final"))
                 llm = LLMSettings(
                     prompt_style=trained["data"]["prompt_style"],

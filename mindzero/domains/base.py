@@ -123,7 +123,10 @@ class TrainData:
     n_particles: int = field(default=1, metadata={"help": "assist: particles requested per prompt", "ge": 1, "le": 256})
     prompt_style: str | None = field(
         default="compact",
-        metadata={"help": "full (paper transcript) | compact (CPU) | relative or anchored (scratch models)"},
+        metadata={
+            "help": "full (paper transcript) | compact (CPU) | relative or anchored (gridworld, scratch models) | "
+            "facts (household questions, scratch models)"
+        },
     )
     path: str | None = field(
         default=None, metadata={"help": "rows from this JSONL (e.g. qa-data's train.jsonl) instead of generating"}

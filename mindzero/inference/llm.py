@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from mindzero.core.errors import UserError
+from mindzero.core.errors import UserError, clip
 from mindzero.core.parsing import ParseCounter, ParseResult, parse_option
 from mindzero.core.posterior import Posterior
 from mindzero.domains.base import Domain
@@ -237,25 +237,39 @@ class LLMQAAnswerer:
         wherever a run was resumed."""
         for lo in tqdm(range(start, len(rows), batch), desc=f"qa-llm[{self.mode}]", leave=False):
             chunk = rows[lo : lo + batch]
-            chats = [[{"role": "user", "content": self.domain.qa_prompt(r, self.settings.prompt_style)}] for r in chunk]
+            prompts, seeds, unread = [], [], {}
+            for k, row in enumerate(chunk):
+                try:
+                    prompts.append(self.domain.qa_prompt(row, self.settings.prompt_style))
+                    seeds.append(seed + lo + k)
+                except UserError as err:  # a prompt style that reads the question may not read this one
+                    unread[k] = {"prediction": None, "unreadable": clip(str(err))}
+            chats = [[{"role": "user", "content": prompt}] for prompt in prompts]
             with self.backend.usage.measure() as usage:
-                if self.mode == "generate":
+                if not chats:
+                    answered = []
+                elif self.mode == "generate":
                     gens = self.backend.generate(
                         chats,
                         n=1,
                         temperature=self.settings.temperature,
                         max_new_tokens=self.settings.max_new_tokens,
-                        seed=seed + lo,
+                        seed=seeds,
                     )
-                    records = []
+                    answered = []
                     for g in gens:
                         choice = parse_option(g[0].text)
-                        records.append({"prediction": None if choice is None else "ab"[choice], "text": g[0].text})
+                        answered.append({"prediction": None if choice is None else "ab"[choice], "text": g[0].text})
                 else:
-                    records = []
+                    answered = []
                     for chat in chats:
                         scores = self.backend.score(chat, ["(a)", "(b)"])
-                        records.append({"prediction": "ab"[int(np.argmax(scores))], "scores": scores})
-            failures = ["no option named" if r["prediction"] is None else None for r in records]
+                        answered.append({"prediction": "ab"[int(np.argmax(scores))], "scores": scores})
+            answers = iter(answered)
+            records = [unread[k] if k in unread else next(answers) for k in range(len(chunk))]
+            failures = [
+                ("unreadable" if "unreadable" in r else "no option named") if r["prediction"] is None else None
+                for r in records
+            ]
             self.stats.add_batch(usage, failures)
             yield records, chunk

@@ -239,22 +239,38 @@ def _qa_table(runs: list[Run], out: Path) -> tuple[list[str], list[Path]]:
     return lines + _published("table4a", ["method", "accuracy %", "TFLOPs"]), []
 
 
+#: Our Table 2 runs, by results kind: the heading line of each domain's rows.
+ABLATION_DOMAINS = {
+    "gridworld/ablation": "Ours, GridWorld assistance (`mindzero train ablation`):",
+    "household/ablation": "Ours, Household assistance, test apartments (`mindzero train ablation --domain household`):",
+}
+
+
 def _ablation_table(runs: list[Run], out: Path) -> tuple[list[str], list[Path]]:
-    rows = []
-    for run in runs:
-        for name, row in run.metrics.items():
-            if isinstance(row, dict):
-                rows.append(
-                    [
-                        name,
-                        _pct(row.get("speedup_mean"), row.get("speedup_stderr")),
-                        _num(row.get("kl_to_exact_mean"), ".2f"),
-                        _num(row.get("tflops_per_decision")),
-                        str(run.config.get("preset", "-")),
-                        _source(run, out),
-                    ]
-                )
-    lines = markdown_table(["row", "speedup %", "KL exact", "TFLOPs/dec", "preset", "results"], rows)
+    """Table 2: our rows of each domain a run covers, under its own heading and with the random and
+    exact references of the same runs in brackets; then the paper's (Household) numbers."""
+    lines = []
+    for kind, heading in ABLATION_DOMAINS.items():
+        rows = []
+        for run in (run for run in runs if run.task == kind):
+            references = run.results.get("references")
+            trained = [(name, row, str(run.config.get("preset", "-"))) for name, row in run.metrics.items()]
+            named = [*trained, *((f"({k})", row, "-") for k, row in (references or {}).items())]
+            for name, row, preset in named:
+                if isinstance(row, dict):
+                    rows.append(
+                        [
+                            name,
+                            _pct(row.get("speedup_mean"), row.get("speedup_stderr")),
+                            _num(row.get("kl_to_exact_mean"), ".2f"),
+                            _num(row.get("tflops_per_decision")),
+                            preset,
+                            _source(run, out),
+                        ]
+                    )
+        if rows:
+            header = ["row", "speedup %", "KL exact", "TFLOPs/dec", "preset", "results"]
+            lines += [*([""] if lines else []), heading, "", *markdown_table(header, rows)]
     return lines + _published("table2", ["method (Household, Qwen3-4B)", "speedup %", "TFLOPs"]), []
 
 
@@ -340,9 +356,9 @@ ARTEFACTS = (
     ),
     Artefact(
         "table2",
-        "MindZero Table 2: SSRL reward ablations (ours: GridWorld, small scale)",
-        ("gridworld/ablation",),
-        "mindzero train ablation",
+        "MindZero Table 2: SSRL reward ablations (ours: GridWorld and Household, small scale)",
+        tuple(ABLATION_DOMAINS),
+        "mindzero train ablation [--domain household]",
         _ablation_table,
     ),
     Artefact(

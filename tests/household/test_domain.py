@@ -119,3 +119,50 @@ def test_llm_reasoner_acts_through_the_domain() -> None:
     garbage = LLMReasoner(domain, ScriptedBackend("no idea"), LLMSettings())
     assert run_episode(domain, episode, garbage, 5, settings).ticks == alone.ticks  # uniform belief: it waits
     assert garbage.stats.metrics()["parse_failure_rate"] == 1.0
+
+
+def test_word_form_particles_round_trip_and_failures_are_data() -> None:
+    """The word form of ``facts`` prompts names the same goals as the JSON; a bad word answer
+    is a failed parse with its reason, never an exception."""
+    apt = bundled_apartment("apt5")
+    rng = np.random.default_rng(2)
+    goals = list(dict.fromkeys(sample_goal(apt, rng) for _ in range(3)))
+    probs = [0.5, 0.3, 0.2][: len(goals)]
+    words = format_household_particles(goals, probs, apt, "words")
+    assert "{" not in words and words.count(";") == len(goals) - 1
+    parsed, from_json = (
+        parse_household_particles(t, apt, len(goals)) for t in (words, format_household_particles(goals, probs, apt))
+    )
+    assert (
+        parsed.ok and parsed.canonical and parsed.hypotheses == from_json.hypotheses and parsed.probs == from_json.probs
+    )
+    loose = parse_household_particles("  " + words.replace(" ; ", ";").replace(" ", "  ") + " ;", apt, len(goals))
+    assert loose.ok and not loose.canonical and loose.hypotheses == parsed.hypotheses
+    bad = {
+        "setup_table plate 2": "not the word form",
+        "put_garden plate 2 1.00": "unknown task put_garden",
+        "setup_table rock 2 1.00": "rock",
+        "setup_table plate 2 1.50": "less than or equal to 1",
+        "setup_table salmon 2 1.00": "not a goal of this apartment",
+        "setup_table plate 9 1.00": "not a goal of this apartment",
+    }
+    for completion, reason in bad.items():
+        result = parse_household_particles(completion, apt, None)
+        assert not result.ok and reason in result.reason, (completion, result.reason)
+    assert not parse_household_particles(words, apt, len(goals) + 1).ok
+
+
+def test_facts_prompts_say_what_was_put_where_and_rows_answer_in_words() -> None:
+    domain = get_domain("household")
+    task = domain.tasks["assist"]
+    rows = task.rows(TrainData(episodes=2, seed=0, every=3, n_particles=2, prompt_style="facts"))
+    assert {r["particle_form"] for r in rows} == {"words"}
+    assert all(r["prompt"].startswith("in ") and r["prompt"].endswith("| n2") for r in rows)
+    last = max(rows, key=lambda r: r["t"])
+    episode = make_episode(bundled_apartment(last["apartment"]), last["episode_seed"])
+    target = episode.apartment.furniture[episode.goal[1]]
+    assert f"put {target} " in last["prompt"]  # late in an episode the human has put goal objects there
+    completion = task.random_completion(last, 2, np.random.default_rng(0))
+    assert parse_household_particles(completion, episode.apartment, 2).ok and "{" not in completion
+    texts = domain.hypothesis_texts(episode, "facts")
+    assert len(texts) == len(all_goals(episode.apartment)) and all(t.endswith(" 1.00") for _, t in texts)

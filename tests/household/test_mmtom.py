@@ -17,7 +17,7 @@ from mindzero.domains.household.mmtom.generate import TYPES, generate
 from mindzero.domains.household.mmtom.model import MMToMModel, answer, option_scores
 from mindzero.domains.household.mmtom.reader import read_question
 from mindzero.domains.household.qa import RULED_OUT, question_scores
-from mindzero.inference.llm import LLMQAAnswerer
+from mindzero.inference.llm import LLMQAAnswerer, LLMSettings
 from mindzero.llm.base import Backend, Generation, Prompt, UsageMeter
 from mindzero.tasks.mmtom import MMToMTotals, mmtom_llm_samples, mmtom_rows, mmtom_samples
 
@@ -295,3 +295,17 @@ def test_a_ruled_out_option_scores_finite_and_last() -> None:
     assert basis == "seen" and logliks[0] == -np.inf and np.isfinite(logliks[1])
     scores, _ = question_scores(question)
     assert np.isfinite(scores).all() and scores[0] - scores[1] == pytest.approx(RULED_OUT)
+
+
+def test_facts_prompts_answer_readable_questions_and_mark_the_rest_unreadable() -> None:
+    """Under the ``facts`` style a question the reader cannot take is an unanswered record (counted
+    wrong, with the reason), never sent to the model and never an exception; the others are asked."""
+    backend = ScriptedBackend("(a)")
+    settings = LLMSettings(prompt_style="facts", max_new_tokens=4)
+    answerer = LLMQAAnswerer(get_domain("household"), backend, settings=settings)
+    unreadable = {**rows()[0], "question": "What's inside the apartment: nothing. Question: who? (a) x (b) y"}
+    records = [r for batch, _ in answerer.answers([rows()[0], unreadable, rows()[1]], batch=3) for r in batch]
+    assert [r["prediction"] for r in records] == ["a", None, "a"]
+    assert "cannot read question" in records[1]["unreadable"]
+    assert len(backend.prompts) == 2 and all(p[0]["content"].split()[0] in ("belief", "goal") for p in backend.prompts)
+    assert answerer.stats.metrics()["parse_failure_rate"] == pytest.approx(1 / 3)

@@ -59,3 +59,39 @@ def test_heldout_questions_are_labelled_test_apartment_questions() -> None:
     assert all(r["answer"] in "ab" and domain.qa_prompt(r, "compact") == r["question"] for r in rows)
     train = {q["question"] for q in generated_questions(TRAIN_APARTMENTS, 7, 0)}
     assert not train & {r["question"] for r in rows}
+
+
+def test_facts_prompts_keep_what_the_answer_depends_on() -> None:
+    """The ``facts`` encoding is a function of what the labelling model reads: no two generated
+    questions share an encoding but differ in their answer, and the encoding is short."""
+    from mindzero.domains.household.qa import facts_prompt
+
+    seen: dict[str, str] = {}
+    for q in generated_questions(TRAIN_APARTMENTS, 140, 5):
+        facts = facts_prompt(q["question"])
+        assert facts.split()[0] == ("belief" if q["question_type"] < 2 else "goal")
+        assert len(facts.split()) <= 60
+        assert seen.setdefault(facts, q["answer"]) == q["answer"], facts
+
+
+def test_facts_prompts_do_not_depend_on_wording() -> None:
+    """The same question in other words (the robustness set's rewordings) gets the same encoding."""
+    from pathlib import Path
+
+    from mindzero.domains.household.qa import facts_prompt
+
+    root = Path(__file__).resolve().parents[2]
+    sources = (root.parent / "shared/data/mmtom_qa/questions.jsonl").read_text().splitlines()
+    reworded = [json.loads(line) for line in (root / "benchmarks/data/mmtom_robust/reworded.jsonl").open()][:60:3]
+    for row in reworded:
+        assert facts_prompt(row["question"]) == facts_prompt(json.loads(sources[row["source"]])["question"]), row["id"]
+
+
+def test_facts_style_rows_and_its_errors(questions) -> None:
+    domain = get_domain("household")
+    rows = domain.tasks["qa"].rows(TrainData(episodes=7, seed=3, prompt_style="facts"))
+    assert all(r["prompt"].split()[0] in ("belief", "goal") and r["question"] != r["prompt"] for r in rows)
+    with pytest.raises(UserError, match="facts cannot read question"):
+        domain.qa_prompt({"question": "What's inside the apartment: nothing. Question: who? (a) x (b) y"}, "facts")
+    with pytest.raises(UserError, match="unknown prompt style 'anchored'"):
+        domain.assist_prompt(None, [], 1, "anchored")

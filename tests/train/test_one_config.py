@@ -59,3 +59,15 @@ def test_old_flat_names_still_work_for_one_release(tmp_path: Path, capsys) -> No
     assert (config.data.episodes, config.data.path, config.warm_start.steps) == (5, "runs/qa/train.jsonl", 9)
     new = build_parser().parse_args(["train", "ssrl", "--data-every", "4", "--warm-start-steps", "11"])
     assert config_from_args(SSRLConfig, new).warm_start.steps == 11
+
+
+def test_a_household_run_scores_with_households_human() -> None:
+    """The reward's likelihood is the human that made the rows (Household's ε 0.1, τ 0.05), with any
+    value a flag changed; GridWorld keeps its own."""
+    from mindzero.envs.household.human import HOUSEHOLD_HUMAN
+
+    household = {"domain": "household", "task": "assist", "prompt_style": "facts"}
+    assert resolve_config(from_flat(SSRLConfig, preset="cpu-tiny", **household)).human == HOUSEHOLD_HUMAN
+    tau = resolve_config(from_flat(SSRLConfig, preset="cpu-tiny", human={"tau": 0.2}, **household)).human
+    assert (tau.epsilon, tau.tau) == (HOUSEHOLD_HUMAN.epsilon, 0.2)
+    assert resolve_config(from_flat(SSRLConfig, preset="cpu-tiny", task="qa")).human.tau == 0.01

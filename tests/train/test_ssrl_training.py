@@ -392,6 +392,78 @@ def test_ablation_trains_every_row_from_the_recipe_and_evaluates_it(
     assert json.loads((sampled / "results.json").read_text())["metrics"]["single"]["tflops_per_decision"] > 1.5 * greedy
 
 
+@pytest.fixture(scope="module")
+def household_ablation(tiny_model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """`train ablation --domain household`, 2 rows x 1 seed, one GRPO step each on the tiny model, read out
+    on two episodes of each test apartment: (its --out, what it printed)."""
+    import contextlib
+    import io
+
+    from mindzero.cli import main
+
+    root = tmp_path_factory.mktemp("hh-ablation")
+    recipe = root / "recipe.yaml"  # no prompt style: cpu-tiny's anchored, which household asks as compact
+    recipe.write_text(
+        f"model: {tiny_model_dir}\ntrain_episodes: 2\nprompts_per_step: 2\nnum_generations: 2\n"
+        "max_completion_length: 8\nsave_steps: 1\neval_every: 0\n"
+    )
+    out = root / "runs" / "household"
+    flags = ["--domain", "household", "--train-config", str(recipe), "--rows", "none,single", "--seeds", "0"]
+    flags += ["--max-steps", "1", "--n-particles", "2", "--episodes", "2", "--eval-seeds", "10", "--out", str(out)]
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main(["train", "ablation", *flags]) == 0
+    return out, printed.getvalue()
+
+
+def test_household_ablation_trains_household_assist_and_helps_on_the_test_apartments(household_ablation) -> None:
+    """Each row x seed is `train ssrl --domain household --task assist` with the row's switch, read out as
+    the helper's reasoner on `household assist`'s test apartments beside random and exact on the same runs."""
+    from mindzero.envs.household.apartment import TEST_APARTMENTS
+
+    out, table = household_ablation
+    for row, particles in (("none", 2), ("single", 1)):
+        trained = json.loads((out / row / "seed0" / "ssrl_config.json").read_text())
+        assert (trained["domain"], trained["task"], trained["ablation"]) == ("household", "assist", row)
+        assert trained["data"]["prompt_style"] == "compact" and trained["data"]["n_particles"] == particles
+    results = json.loads((out / "results.json").read_text())
+    assert results["task"] == "household/ablation" and set(results["metrics"]) == {"none", "single"}
+    references = results["references"]
+    assert set(references) == {"random", "exact"} and references["exact"]["share_of_exact"] == 1.0
+    assert references["exact"]["kl_to_exact_mean"] < references["random"]["kl_to_exact_mean"]
+    samples = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    assert len(samples) == 8  # 2 rows x 1 seed x two episodes of each test apartment
+    assert {s["episode_id"].split("-s")[0] for s in samples} == set(TEST_APARTMENTS)
+    assert all(0.0 <= m["parse_failure_rate"] <= 1.0 for m in results["metrics"].values())
+    assert "household assistance on the test apartments" in table and "(exact)" in table and "single" in table
+
+
+def test_report_paper_shows_each_domains_ablation_beside_table2(household_ablation, tmp_path: Path) -> None:
+    """`report paper`: the Household rows (and a GridWorld ablation's, under its own heading) beside the
+    paper's published Table 2."""
+    from mindzero.cli import main
+
+    out, _ = household_ablation
+    gridworld = tmp_path / "gridworld"  # a GridWorld ablation's results, for the second heading
+    gridworld.mkdir()
+    results = json.loads((out / "results.json").read_text())
+    (gridworld / "results.json").write_text(json.dumps({**results, "task": "gridworld/ablation"}))
+    assert main(["report", "paper", str(out.parent), str(gridworld), "--out", str(tmp_path / "report")]) == 0
+    report = (tmp_path / "report" / "report.md").read_text()
+    section = report.split("## MindZero Table 2")[1].split("\n## ")[0]
+    lines = section.splitlines()
+    gridworld_at = lines.index("Ours, GridWorld assistance (`mindzero train ablation`):")
+    household_at = next(k for k, line in enumerate(lines) if line.startswith("Ours, Household assistance"))
+    published_at = next(k for k, line in enumerate(lines) if line.startswith("Published"))
+    assert gridworld_at < household_at < published_at
+    speedup = results["metrics"]["single"]["speedup_mean"]
+    household = lines[household_at:published_at]
+    assert any(line.startswith("| single |") and f"{100 * speedup:+.1f} ± " in line for line in household)
+    assert any(line.startswith("| (exact) |") for line in household)
+    for published in ("19.1", "17.0", "10.3", "5.2"):
+        assert any(f"| {published} |" in line for line in lines[published_at:])
+
+
 @pytest.mark.parametrize("path", sorted((Path(__file__).parents[2] / "configs" / "ssrl").glob("*.yaml")), ids=str)
 def test_shipped_configs_are_valid(path: Path) -> None:
     from mindzero.core.config import config_from_file

@@ -23,9 +23,9 @@ from mindzero.core.human import HumanParams
 from mindzero.core.parsing import ParseResult
 from mindzero.core.posterior import Posterior
 from mindzero.domains.base import SSRLTask
-from mindzero.domains.household.hypotheses import format_household_particles, parse_household_particles
+from mindzero.domains.household.hypotheses import format_household_particles, parse_household_particles, particle_form
 from mindzero.domains.household.metrics import expected_f1
-from mindzero.domains.household.qa import QATask, heldout_questions
+from mindzero.domains.household.qa import QATask, heldout_questions, qa_prompt
 from mindzero.domains.household.smc import REASONERS, Observation, make_reasoner
 from mindzero.domains.household.ssrl import PROMPT_STYLES, AssistTask, assist_prompt
 from mindzero.envs.household.apartment import TEST_APARTMENTS, bundled_apartment
@@ -128,13 +128,14 @@ class HouseholdDomain:
         return parse_household_particles(text, episode.apartment, n_particles)
 
     def hypothesis_texts(self, episode: Episode, style: str) -> list[tuple[Hashable, str]]:
-        """Every goal of the apartment as a one-particle answer (the same JSON in every style)."""
-        apartment = episode.apartment
-        return [(goal, format_household_particles([goal], [1.0], apartment)) for goal in self.hypotheses(episode)]
+        """Every goal of the apartment as a one-particle answer in the style's particle form (whole,
+        p included: a goal's words are a prefix of a larger goal's)."""
+        apartment, form = episode.apartment, particle_form(style)
+        return [(g, format_household_particles([g], [1.0], apartment, form)) for g in self.hypotheses(episode)]
 
     def qa_prompt(self, row: Mapping[str, Any], style: str) -> str:
-        """MMToM-QA's question text is already a whole prompt ("... respond with either a or b.")."""
-        return row["question"]
+        """The question text (MMToM-QA's already says how to answer) or its ``facts`` encoding."""
+        return qa_prompt(row["question"], style)
 
     def qa_option_probs(self, row: Mapping[str, Any], reasoner: Any) -> np.ndarray:
         raise UserError("household questions are answered by `mindzero household mmtom-eval --reasoner model`")

@@ -1,5 +1,5 @@
 """Household goal particles in and out: paper Fig. 9's schema (task name, objects with counts,
-target, p) and a parser that never raises.
+target, p), a short word form for models trained from scratch, and a parser that never raises.
 
 A particle names a goal of the episode's apartment (:func:`all_goals`): its task's target, and
 object classes with counts that the task uses. Duplicate object types in a particle are added up;
@@ -10,11 +10,13 @@ goal the model wrote down never gets zero mass.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from enum import Enum
 
 from pydantic import BaseModel, Field, ValidationError
 
+from mindzero.core.errors import clip
 from mindzero.core.parsing import ParseResult, bare_json, json_candidates
 from mindzero.core.posterior import normalise_weights
 from mindzero.core.reward import entropy
@@ -47,6 +49,35 @@ class GoalParticles(BaseModel):
     particles: list[GoalParticle]
 
 
+#: The word form (prompt style ``facts``): ``setup_table plate 2 waterglass 1 0.60 ; put_fridge apple 1
+#: 0.40`` — per particle a task, its object classes with counts, then p; the target is the task's.
+_WORD_PARTICLE = r" *[a-z_]+(?: +[a-z]+ +\d+)+ +(?:\d+(?:\.\d*)?|\.\d+) *"
+_WORD_FORM = re.compile(rf"{_WORD_PARTICLE}(?:;{_WORD_PARTICLE})*;? *")
+#: The one spelling :func:`format_household_particles` writes in the word form (``canonical``).
+_CANONICAL_WORDS = re.compile(r"[a-z_]+(?: [a-z]+ \d)+ \d\.\d\d(?: ; [a-z_]+(?: [a-z]+ \d)+ \d\.\d\d)*")
+
+
+def particle_form(style: str) -> str:
+    """How answers to prompts of this style write particles: ``words`` for ``facts``, else ``json``."""
+    return "words" if style == "facts" else "json"
+
+
+def _word_particles(text: str) -> list[GoalParticle] | str:
+    """The particles of a text in the word form (known to match it), or why they are not valid."""
+    particles = []
+    for k, part in enumerate(p for p in text.split(";") if p.strip()):
+        task, *pairs, p = part.split()
+        if task not in TASKS:
+            return f"particle {k}: unknown task {clip(task)}"
+        try:
+            objects = [Object(type=c, count=int(n)) for c, n in zip(pairs[::2], pairs[1::2])]
+            particles.append(GoalParticle(task_name=task, objects=objects, target=Target(type=TASKS[task][0]), p=p))
+        except ValidationError as err:
+            first = err.errors()[0]
+            return f"particle {k}: {first['msg']}: {clip(str(first.get('input')))}"
+    return particles
+
+
 def particles_schema() -> str:
     """Compact JSON Schema of :class:`GoalParticles`, as embedded in the Fig. 9 prompt."""
     return json.dumps(GoalParticles.model_json_schema(), separators=(",", ":"))
@@ -77,21 +108,30 @@ def parse_household_particles(
     ``n_particles``: how many were asked for (another count is a failure)."""
     if not isinstance(text, str):
         return ParseResult(False, reason=f"not text: {type(text).__name__}")
-    reason = "no JSON object found"
-    for candidate in json_candidates(text):
-        if not candidate:
-            continue
-        try:
-            particles = GoalParticles.model_validate_json(candidate).particles
-        except ValidationError as err:
-            first = err.errors()[0]
-            if first["type"].startswith("json_"):
-                reason = f"invalid JSON: {first['msg']}"
-                continue
-            return ParseResult(False, reason=f"schema: {'.'.join(map(str, first['loc']))}: {first['msg']}")
-        break
+    canonical = None
+    if _WORD_FORM.fullmatch(text):
+        particles = _word_particles(text)
+        if isinstance(particles, str):
+            return ParseResult(False, reason=particles)
+        canonical = _CANONICAL_WORDS.fullmatch(text) is not None
+    elif text.split()[:1] and text.split()[0] in TASKS:  # meant as the word form
+        return ParseResult(False, reason=f"not the word form 'task class count ... p ; ...': {clip(text)}")
     else:
-        return ParseResult(False, reason=reason)
+        reason = "no JSON object found"
+        for candidate in json_candidates(text):
+            if not candidate:
+                continue
+            try:
+                particles = GoalParticles.model_validate_json(candidate).particles
+            except ValidationError as err:
+                first = err.errors()[0]
+                if first["type"].startswith("json_"):
+                    reason = f"invalid JSON: {first['msg']}"
+                    continue
+                return ParseResult(False, reason=f"schema: {'.'.join(map(str, first['loc']))}: {first['msg']}")
+            break
+        else:
+            return ParseResult(False, reason=reason)
     if not particles:
         return ParseResult(False, reason="no particles")
     if n_particles is not None and len(particles) != n_particles:
@@ -106,11 +146,20 @@ def parse_household_particles(
     hypotheses, probs = normalise_weights(weights)
     merged = len(particles) - len(hypotheses)
     notes = [f"merged {merged} duplicate goal(s)"] if merged else []
-    return ParseResult(True, hypotheses, probs, None, len(particles), merged, notes, entropy(probs), bare_json(text))
+    canonical = bare_json(text) if canonical is None else canonical
+    return ParseResult(True, hypotheses, probs, None, len(particles), merged, notes, entropy(probs), canonical)
 
 
-def format_household_particles(goals: Sequence[Goal], probs: Sequence[float], apartment: Apartment) -> str:
-    """The JSON a model should write for these goals (inverse of :func:`parse_household_particles`)."""
+def format_household_particles(
+    goals: Sequence[Goal], probs: Sequence[float], apartment: Apartment, form: str = "json"
+) -> str:
+    """The text a model should write for these goals, in the JSON or the word form (inverse of
+    :func:`parse_household_particles`)."""
+    if form == "words":
+        return " ; ".join(
+            f"{task} {' '.join(f'{c} {n}' for c, n in counts)} {float(p):.2f}"
+            for (task, _, counts), p in zip(goals, probs)
+        )
     particles = [
         {
             "task_name": task,

@@ -25,6 +25,7 @@ from mindzero.domains.base import RewardContext, TrainData
 from mindzero.domains.household.mmtom.generate import TYPES, generate
 from mindzero.domains.household.mmtom.model import MMToMModel, option_scores
 from mindzero.domains.household.mmtom.reader import read_question
+from mindzero.domains.household.ssrl import PROMPT_STYLES
 from mindzero.envs.household.apartment import TEST_APARTMENTS, TRAIN_APARTMENTS
 
 #: An option the story rules out (likelihood 0) scores this far below the other option, in nats:
@@ -46,6 +47,65 @@ def question_scores(text: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
     return tuple(logliks), tuple(logpriors)
 
 
+def facts_prompt(question: str) -> str:
+    """A short word encoding of what the inverse-planning model reads in a question (the ``facts``
+    prompt style; why: a small model trained from scratch cannot find the few facts that matter in
+    a 780-token story, as GridWorld's ``anchored`` style found). Read from the text by the reader,
+    no label in it:
+
+    - the question: ``belief in|out`` (what option (a) says of the object ``g`` in container ``c``)
+      or ``goal`` with the two options' objects ``a``/``b`` (and ``given a|b`` for 2.1's premise
+      about the place marked ``x``);
+    - each room the person is in (``room``, from the start), with the marked objects on its
+      surfaces (what the person sees there) and ``c`` where the queried container is in it;
+    - each walk (``to``): ``c``/``x`` for the queried place, ``box`` for a container, ``open`` and
+      what the person saw inside, or the marked objects on a surface; the last walk ends the line.
+    """
+    try:
+        reading = read_question(question)
+    except UserError as err:
+        raise UserError(f"prompt style facts cannot read question {question[:60]!r}...: {err}") from None
+    scene, story, q = reading.scene, reading.story, reading.query
+    belief = q.kind == "belief"
+    marks = {q.goal: "g"} if belief else dict(zip(q.options, "ab"))
+    words = ["belief", "in" if q.inside == 0 else "out"] if belief else ["goal"]
+    if q.given is not None:
+        words += ["given", marks.get(q.given[0], "o")]
+
+    def held(pid: str) -> list[str]:
+        return sorted(m for cls, m in marks.items() if scene.holds(pid, cls))
+
+    def room(name: str) -> list[str]:
+        here = [p for p, place in scene.places.items() if place.room == name]
+        seen = sorted({m for p in here if not scene.places[p].container for m in held(p)})
+        return ["room", *seen, *(["c"] if belief and scene.places[q.place].room == name else [])]
+
+    words += room(story.start)
+    cur = story.start
+    for visit in story.visits:
+        if visit.room != cur:
+            words += room(visit.room)
+            cur = visit.room
+        if visit.place is None:
+            continue
+        words.append("to")
+        words += ["c"] if belief and visit.place == q.place else []
+        words += ["x"] if q.given is not None and visit.place == q.given[1] else []
+        if scene.places[visit.place].container:
+            words += ["box", "open", *held(visit.place)] if visit.opened else ["box"]
+        else:
+            words += held(visit.place)
+    return " ".join(words)
+
+
+def qa_prompt(question: str, style: str) -> str:
+    """The prompt of a question: the text itself (``full``, ``compact``: MMToM-QA's question already
+    says how to answer) or :func:`facts_prompt` (``facts``)."""
+    if style not in PROMPT_STYLES:
+        raise UserError(f"unknown prompt style {style!r}; use one of {', '.join(PROMPT_STYLES)}")
+    return facts_prompt(question) if style == "facts" else question
+
+
 def generated_questions(apartments: tuple[str, ...], n: int, seed: int) -> list[dict]:
     """About ``n`` generated questions, the seven types in turn, with ids; labels kept."""
     per_type = max(1, math.ceil(n / len(TYPES)))
@@ -63,13 +123,17 @@ class QATask:
 
     def rows(self, data: TrainData) -> list[dict]:
         """Generated questions on the train apartments (``data.episodes`` of them), or those of
-        ``data.path`` (rows with a ``question``); labels are dropped either way."""
+        ``data.path`` (rows with a ``question``), prompted in ``data.prompt_style``; labels are dropped."""
         raw = read_jsonl(data.path) if data.path else generated_questions(TRAIN_APARTMENTS, data.episodes, data.seed)
         for k, row in enumerate(raw):
             if not isinstance(row.get("question"), str):
                 raise UserError(f"row {k}: needs a 'question' text")
         return [
-            {"prompt": row["question"], "question": row["question"], "id": str(row.get("id", k))}
+            {
+                "prompt": qa_prompt(row["question"], data.prompt_style),
+                "question": row["question"],
+                "id": str(row.get("id", k)),
+            }
             for k, row in enumerate(raw)
         ]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -25,6 +26,7 @@ from mindzero.domains.household.estimators import household_estimators
 from mindzero.domains.household.hypotheses import (
     format_household_particles,
     parse_household_particles,
+    particle_form,
     particles_schema,
 )
 from mindzero.domains.household.smc import Observation
@@ -32,9 +34,24 @@ from mindzero.envs.household.apartment import TRAIN_APARTMENTS, bundled_apartmen
 from mindzero.envs.household.episodes import TASKS, Episode, all_goals, make_episode, world_of
 from mindzero.envs.household.human import HOUSEHOLD_HUMAN, HouseholdHuman
 from mindzero.envs.household.render import KEY_VERBS, render_state
-from mindzero.envs.household.world import HUMAN, NOOP_ACTION, State
+from mindzero.envs.household.world import (
+    GRAB,
+    HUMAN,
+    NOOP,
+    NOOP_ACTION,
+    OPEN,
+    PUTIN,
+    PUTON,
+    VERBS,
+    WALK,
+    Action,
+    State,
+    World,
+)
 
-PROMPT_STYLES = ("full", "compact")
+#: ``facts``: short word encodings for models trained from scratch (:func:`facts_observation`,
+#: :func:`~mindzero.domains.household.qa.facts_prompt`), answered in the word form of particles.
+PROMPT_STYLES = ("full", "compact", "facts")
 #: Per-step probability floor (log ≈ −13.8): keeps rewards finite for actions a goal rules out.
 STEP_PROB_FLOOR = 1e-6
 #: Tick limit of the human-alone rollouts that training rows come from.
@@ -62,15 +79,51 @@ HINTS = (
 )
 
 
+def facts_observation(world: World, state: State, history: Sequence[Action], latest: Action | None) -> str:
+    """What the planner's likelihood mostly reads, in a few words, for models trained from scratch
+    (prompt style ``facts``; why: the ``compact`` prompt's sentences did not teach a scratch model
+    inference in 100 steps, docs/household.md): the human's room and hands, the object classes it
+    put on or in each furniture (counts), the furniture it opened, and its next action.
+    ``in kitchen hold plate | put kitchentable cutleryfork 2 | opened kitchencabinet | next walk kitchentable``."""
+    apartment = world.apartment
+    held = " ".join(world.object_name(o) for o in world.holding(state, HUMAN)) or "none"
+    placed: dict[str, Counter] = {}
+    opened: list[str] = []
+    for verb, x, y in history:
+        if verb in (PUTON, PUTIN):
+            placed.setdefault(apartment.furniture[y], Counter())[world.object_name(x)] += 1
+        elif verb == OPEN and apartment.furniture[x] not in opened:
+            opened.append(apartment.furniture[x])
+    parts = [f"in {apartment.rooms[world.room_of(state, HUMAN)]} hold {held}"]
+    parts += [f"put {f} " + " ".join(f"{c} {n}" for c, n in sorted(counts.items())) for f, counts in placed.items()]
+    parts += [f"opened {' '.join(opened)}"] if opened else []
+    if latest is not None:
+        verb, x, y = latest
+        if verb == WALK:
+            parts.append(f"next walk {apartment.node_name(x)}")
+        elif verb in (GRAB, PUTON, PUTIN):
+            at = f" {apartment.furniture[y]}" if verb != GRAB else ""
+            parts.append(f"next {VERBS[verb]} {world.object_name(x)}{at}")
+        else:
+            parts.append(f"next {VERBS[verb]} {apartment.furniture[x]}" if verb != NOOP else "next wait")
+    return " | ".join(parts)
+
+
 def assist_prompt(episode: Episode, observations: Sequence[Observation], n_particles: int, style: str) -> str:
-    """Paper Fig. 9 (``full``: the whole apartment and the JSON schema) or a short ``compact``
-    form for small CPU models (the human's room, its key actions, one example particle). The
-    current state is the one the latest action was taken in; that action is the "next action"."""
+    """Paper Fig. 9 (``full``: the whole apartment and the JSON schema), a short ``compact``
+    form for small CPU models (the human's room, its key actions, one example particle), or
+    ``facts`` (:func:`facts_observation` and the number of particles; answered in the word form).
+    The current state is the one the latest action was taken in; that action is the "next action"."""
+    if style not in PROMPT_STYLES:
+        raise UserError(f"unknown prompt style {style!r}; use one of {', '.join(PROMPT_STYLES)}")
     world = world_of(episode.apartment)
     state = observations[-1].state if observations else episode.initial_state()
     history = [o.action for o in observations[:-1]]
     keys = [world.action_sentence("Human", a) for a in history if a[0] in KEY_VERBS]
     keys_text = "\n".join(keys) if keys else "Human has not taken any key action yet."
+    if style == "facts":
+        latest_action = observations[-1].action if observations else None
+        return f"{facts_observation(world, state, history, latest_action)} | n{n_particles}"
     latest = world.action_sentence("Human", observations[-1].action) if observations else "none yet"
     if style == "full":
         return (
@@ -83,15 +136,13 @@ def assist_prompt(episode: Episode, observations: Sequence[Observation], n_parti
             "should include the probability distribution formatted according to this JSON schema: "
             f"{particles_schema()}\nPlease output the minified JSON."
         )
-    if style == "compact":
-        room = world.apartment.rooms[world.room_of(state, HUMAN)]
-        held = ", ".join(world.object_name(o) for o in world.holding(state, HUMAN)) or "nothing"
-        tasks = ", ".join(f"{t} ({target})" for t, (target, _, _) in TASKS.items())
-        return (
-            f"Tasks: {tasks}. Human is in the {room}, holding {held}.\nKey actions: {keys_text}\n"
-            f"Latest: {latest}.\nGive {n_particles} goal(s) as JSON like {EXAMPLE}"
-        )
-    raise UserError(f"unknown prompt style {style!r}; use one of {', '.join(PROMPT_STYLES)}")
+    room = world.apartment.rooms[world.room_of(state, HUMAN)]
+    held = ", ".join(world.object_name(o) for o in world.holding(state, HUMAN)) or "nothing"
+    tasks = ", ".join(f"{t} ({target})" for t, (target, _, _) in TASKS.items())
+    return (
+        f"Tasks: {tasks}. Human is in the {room}, holding {held}.\nKey actions: {keys_text}\n"
+        f"Latest: {latest}.\nGive {n_particles} goal(s) as JSON like {EXAMPLE}"
+    )
 
 
 @lru_cache(maxsize=64)
@@ -164,7 +215,7 @@ class AssistTask:
         """Rows every ``data.every`` ticks of human-alone episodes on the train apartments (or the
         rows of ``data.path``); no goal in them."""
         if data.path:
-            keep = ("prompt", *self.columns, "episode_id", "t")
+            keep = ("prompt", *self.columns, "particle_form", "episode_id", "t")
             return [{k: r[k] for k in keep if k in r} for r in read_jsonl(data.path)]
         rows = []
         for k in range(data.episodes):
@@ -179,6 +230,7 @@ class AssistTask:
                         "episode_seed": seed,
                         "actions": [list(o.action) for o in observations[:t]],
                         "n_particles": data.n_particles,
+                        "particle_form": particle_form(data.prompt_style),
                         "episode_id": episode.episode_id,
                         "t": t,
                     }
@@ -203,10 +255,12 @@ class AssistTask:
         )
 
     def random_completion(self, row: Mapping[str, Any], n_particles: int, rng: np.random.Generator) -> str:
-        """Distinct random goals of the row's apartment with random probabilities: the format only."""
+        """Distinct random goals of the row's apartment with random probabilities, in the row's
+        particle form: the format only."""
         apartment = bundled_apartment(row["apartment"])
         goals = all_goals(apartment)
         if n_particles > len(goals):
             raise UserError(f"--n-particles {n_particles} exceeds the {len(goals)} goals of {apartment.name}")
         picked = [goals[i] for i in rng.choice(len(goals), size=n_particles, replace=False)]
-        return format_household_particles(picked, rng.dirichlet(np.ones(n_particles)), apartment)
+        probs = rng.dirichlet(np.ones(n_particles))
+        return format_household_particles(picked, probs, apartment, row.get("particle_form", "json"))

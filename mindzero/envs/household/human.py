@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
@@ -58,6 +58,13 @@ class HouseholdHumanParams(HumanParams):
 
 
 HOUSEHOLD_HUMAN = HouseholdHumanParams()
+
+
+def household_human(flags: HumanParams) -> HouseholdHumanParams:
+    """Household's human model, with every value ``flags`` changed from their (GridWorld) default:
+    what a command whose ``--human-*`` flags are GridWorld's means on this domain."""
+    changed = {f.name: getattr(flags, f.name) for f in fields(HumanParams) if getattr(flags, f.name) != f.default}
+    return HouseholdHumanParams(**changed)
 
 
 class HouseholdHuman:
