@@ -1,15 +1,16 @@
 """Our ``reference`` protocol against the reference implementation's own episodes, in one run: the
 shared README's statistics, the filters' pass rates and the helpers' speedups (issue 48).
 
-    python benchmarks/gw_reference_protocol.py [--episodes 200] [--file FILE]
+    python benchmarks/gw_reference_protocol.py [--episodes 200] [--file FILE] [--sets file,reference]
 
 (FILE: by default ../shared/data/gw_reference_episodes/episodes_seed0.jsonl.)
 
 Three sets: the shared file (with the reference human's recorded trajectories), our ``reference``
-protocol (with its generator's noise-free rollouts) and our ``ambiguous`` protocol (the former
-``paper``; fresh noise-free rollouts). p(true goal) is exact inference under the evaluation human
-(ε 0.15) on those noise-free trajectories. A "fresh" rollout is a new noise-free one of our human
-(seeded by ``--rollout-seed``), on which the reference filter is recomputed.
+protocol (with its generator's rollouts) and our ``ambiguous`` protocol (the former ``paper``;
+fresh rollouts). p(true goal) is exact inference under the evaluation human (ε 0.15) on those
+noise-free trajectories. A "fresh" rollout is a new one of the generator's human (the reference's
+noise-free human, ``ReferenceHuman``; seeded by ``--rollout-seed``), on which the reference filter
+is recomputed. ``--sets`` measures fewer sets (e.g. ``file,reference``) while exploring.
 """
 
 from __future__ import annotations
@@ -18,17 +19,15 @@ import argparse
 import json
 import math
 import time
-from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
 
 from mindzero.core.human import HumanParams
 from mindzero.domains import get_domain
-from mindzero.domains.gridworld.protocol import GENERATOR_HUMAN, passes_reference_filter, reference_draw
+from mindzero.domains.gridworld.protocol import ReferenceHuman, passes_reference_filter, reference_draw
 from mindzero.domains.gridworld.reasoners import ExactGoalInference
 from mindzero.envs.gridworld.episodes import Episode, generated_episode, load_episodes, rollout_alone
-from mindzero.envs.gridworld.human import HumanModel
 from mindzero.envs.gridworld.world import ACTION_NAMES, Action, Observation, WorldState, goal_achieved, step
 from mindzero.tasks.assist import AssistSettings, run_assist
 
@@ -53,7 +52,8 @@ def replay(episode: Episode, names: list[str]) -> tuple[list[WorldState], list[i
 
 
 def fresh_rollout(episode: Episode, k: int, seed: int) -> tuple[list[WorldState], list[int]]:
-    model = HumanModel(episode.layout, **asdict(GENERATOR_HUMAN))
+    """A new rollout of the generator's human (the reference's, :class:`ReferenceHuman`)."""
+    model = ReferenceHuman.from_params(episode.layout)
     return rollout_alone(episode, model, np.random.default_rng([seed, k]), max_steps=49)
 
 
@@ -141,20 +141,35 @@ def main() -> None:
     parser.add_argument("--episode-seed", type=int, default=0, help="seed of our generators")
     parser.add_argument("--rollout-seed", type=int, default=1, help="seed of the fresh noise-free rollouts")
     parser.add_argument("--seeds", type=int, nargs="+", default=[10, 20, 30], help="agent seeds of the assistance runs")
+    parser.add_argument(
+        "--sets",
+        default="file,reference,ambiguous",
+        help="comma-separated sets to measure, in order (file, reference, ambiguous): fewer while exploring",
+    )
     parser.add_argument("--json", help="also write the figures here")
     args = parser.parse_args()
 
     started = time.perf_counter()
-    rows = [json.loads(line) for line in Path(args.file).read_text().splitlines() if line.strip()][: args.episodes]
-    shared = load_episodes(args.file)[: args.episodes]
-    draws = [reference_draw(k, args.episode_seed) for k in range(args.episodes)]
-    ours = [d.episode for d in draws]
-    ambiguous = [generated_episode(k, args.episode_seed, protocol="ambiguous") for k in range(args.episodes)]
-    sets = {
-        "reference file": (shared, [replay(ep, r["human_actions"]) for ep, r in zip(shared, rows)]),
-        "ours: reference": (ours, [(d.states, d.actions) for d in draws]),
-        "ours: ambiguous": (ambiguous, [fresh_rollout(ep, k, args.episode_seed) for k, ep in enumerate(ambiguous)]),
-    }
+    chosen = [name.strip() for name in args.sets.split(",") if name.strip()]
+    unknown = sorted(set(chosen) - {"file", "reference", "ambiguous"})
+    if unknown or not chosen:
+        parser.error(f"--sets: choose among file, reference, ambiguous (got {args.sets!r})")
+    sets = {}
+    for name in chosen:
+        if name == "file":
+            rows = [json.loads(line) for line in Path(args.file).read_text().splitlines() if line.strip()]
+            shared = load_episodes(args.file)[: args.episodes]
+            trajectories = [replay(ep, r["human_actions"]) for ep, r in zip(shared, rows)]
+            sets["reference file"] = (shared, trajectories)
+        elif name == "reference":
+            draws = [reference_draw(k, args.episode_seed) for k in range(args.episodes)]
+            sets["ours: reference"] = ([d.episode for d in draws], [(d.states, d.actions) for d in draws])
+        else:
+            ambiguous = [generated_episode(k, args.episode_seed, protocol="ambiguous") for k in range(args.episodes)]
+            sets["ours: ambiguous"] = (
+                ambiguous,
+                [fresh_rollout(ep, k, args.episode_seed) for k, ep in enumerate(ambiguous)],
+            )
     results = {}
     for name, (episodes, trajectories) in sets.items():
         stats = describe(name, episodes, trajectories, args.rollout_seed)
@@ -194,14 +209,15 @@ def main() -> None:
     row("ambiguous filter (former paper)", [f"{r['ambiguous_filter']:.0%}" for r in results.values()])
     for label in results[names[0]]["helpers"]:
         row(label, [pm(r["helpers"][label]) for r in results.values()])
-    ref, new = results[names[0]]["helpers"], results[names[1]]["helpers"]
-    for label in ("exact, teleport off", "exact, --teleport 3"):
-        diff = new[label][0] - ref[label][0]
-        both = math.hypot(new[label][1], ref[label][1])
-        print(
-            f"{label}: ours − file = {diff:+.3f} = {diff / both:+.2f} combined SE "
-            f"({diff / ref[label][1]:+.2f} SE of the file's)"
-        )
+    if len(names) > 1 and names[0] == "reference file":
+        ref, new = results[names[0]]["helpers"], results[names[1]]["helpers"]
+        for label in ("exact, teleport off", "exact, --teleport 3"):
+            diff = new[label][0] - ref[label][0]
+            both = math.hypot(new[label][1], ref[label][1])
+            print(
+                f"{label}: {names[1]} − file = {diff:+.3f} = {diff / both:+.2f} combined SE "
+                f"({diff / ref[label][1]:+.2f} SE of the file's)"
+            )
     print(f"total {time.perf_counter() - started:.0f} s")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1, default=str))
