@@ -213,7 +213,8 @@ def _share(backend: Backend, completions: Sequence[Generation], seconds: float) 
 
 
 class LLMQAAnswerer:
-    """Answers a two-option QA row with (a) or (b); ``None`` when a generated answer names neither."""
+    """Answers a two-option QA row with (a) or (b); ``None`` when a generated answer names neither,
+    ``"unreadable"`` when the prompt style cannot be built from the question (the model is not asked)."""
 
     MODES = ANSWER_MODES
 
@@ -232,9 +233,9 @@ class LLMQAAnswerer:
         self, rows: Sequence[Mapping[str, Any]], seed: int = 0, start: int = 0, batch: int = 8
     ) -> Iterator[tuple[list[dict], Sequence[Mapping[str, Any]]]]:
         """(records, rows) batch by batch from row ``start`` on, one record per row: ``prediction``
-        ('a', 'b' or None), ``text`` or ``scores``. Row i decodes with seed ``seed + i`` in one
-        ``generate`` with its batch, so the answers are the same whatever the batch size and
-        wherever a run was resumed."""
+        ('a', 'b', None or 'unreadable' with the reason in ``unreadable``), ``text`` or ``scores``.
+        Row i decodes with seed ``seed + i`` in one ``generate`` with its batch, so the answers are the
+        same whatever the batch size and wherever a run was resumed."""
         for lo in tqdm(range(start, len(rows), batch), desc=f"qa-llm[{self.mode}]", leave=False):
             chunk = rows[lo : lo + batch]
             prompts, seeds, unread = [], [], {}
@@ -243,7 +244,7 @@ class LLMQAAnswerer:
                     prompts.append(self.domain.qa_prompt(row, self.settings.prompt_style))
                     seeds.append(seed + lo + k)
                 except UserError as err:  # a prompt style that reads the question may not read this one
-                    unread[k] = {"prediction": None, "unreadable": clip(str(err))}
+                    unread[k] = {"prediction": "unreadable", "unreadable": clip(str(err))}
             chats = [[{"role": "user", "content": prompt}] for prompt in prompts]
             with self.backend.usage.measure() as usage:
                 if not chats:
@@ -267,9 +268,6 @@ class LLMQAAnswerer:
                         answered.append({"prediction": "ab"[int(np.argmax(scores))], "scores": scores})
             answers = iter(answered)
             records = [unread[k] if k in unread else next(answers) for k in range(len(chunk))]
-            failures = [
-                ("unreadable" if "unreadable" in r else "no option named") if r["prediction"] is None else None
-                for r in records
-            ]
+            failures = ["no option named" if r["prediction"] is None else None for r in answered]
             self.stats.add_batch(usage, failures)
             yield records, chunk

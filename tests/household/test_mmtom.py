@@ -298,14 +298,18 @@ def test_a_ruled_out_option_scores_finite_and_last() -> None:
 
 
 def test_facts_prompts_answer_readable_questions_and_mark_the_rest_unreadable() -> None:
-    """Under the ``facts`` style a question the reader cannot take is an unanswered record (counted
-    wrong, with the reason), never sent to the model and never an exception; the others are asked."""
+    """Under the ``facts`` style a question the reader cannot take is answered "unreadable" (wrong, and
+    out of the coverage, with the reason), never sent to the model and never an exception; the others
+    are asked."""
     backend = ScriptedBackend("(a)")
     settings = LLMSettings(prompt_style="facts", max_new_tokens=4)
     answerer = LLMQAAnswerer(get_domain("household"), backend, settings=settings)
     unreadable = {**rows()[0], "question": "What's inside the apartment: nothing. Question: who? (a) x (b) y"}
     records = [r for batch, _ in answerer.answers([rows()[0], unreadable, rows()[1]], batch=3) for r in batch]
-    assert [r["prediction"] for r in records] == ["a", None, "a"]
+    assert [r["prediction"] for r in records] == ["a", "unreadable", "a"]
     assert "cannot read question" in records[1]["unreadable"]
     assert len(backend.prompts) == 2 and all(p[0]["content"].split()[0] in ("belief", "goal") for p in backend.prompts)
-    assert answerer.stats.metrics()["parse_failure_rate"] == pytest.approx(1 / 3)
+    assert answerer.stats.metrics()["parse_failure_rate"] == 0  # the model answered both questions it was asked
+    totals = MMToMTotals()
+    unit = next(mmtom_llm_samples(mmtom_rows([rows()[0], unreadable]), answerer, totals, batch=2))
+    assert [s["prediction"] for s in unit] == ["a", "unreadable"] and totals.metrics()["coverage"] == 0.5
