@@ -313,3 +313,16 @@ def test_facts_prompts_answer_readable_questions_and_mark_the_rest_unreadable() 
     totals = MMToMTotals()
     unit = next(mmtom_llm_samples(mmtom_rows([rows()[0], unreadable]), answerer, totals, batch=2))
     assert [s["prediction"] for s in unit] == ["a", "unreadable"] and totals.metrics()["coverage"] == 0.5
+
+
+def test_facts_prompts_refuse_a_story_with_an_unread_action() -> None:
+    """A sentence of what the person did that the reader cannot read may change the answer: the facts
+    prompt is refused, as the model reasoner refuses to answer, rather than built from the rest."""
+    from mindzero.domains.household.qa import facts_prompt
+
+    question = text(goal_q("a salmon", "a plate"))
+    assert facts_prompt(question).startswith("goal")
+    odd = question.replace("She walks to the kitchen,", "She zorbles the kitchen and she walks to the kitchen,")
+    assert read_question(odd).blockers()
+    with pytest.raises(UserError, match="unread sentence may change the answer"):
+        facts_prompt(odd)

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from mindzero.core.errors import UserError
+from mindzero.core.errors import UserError, clip, plural
 from mindzero.core.human import HumanParams
 from mindzero.core.parsing import option_answer
 from mindzero.core.results import read_jsonl
@@ -60,11 +60,17 @@ def facts_prompt(question: str) -> str:
       surfaces (what the person sees there) and ``c`` where the queried container is in it;
     - each walk (``to``): ``c``/``x`` for the queried place, ``box`` for a container, ``open`` and
       what the person saw inside, or the marked objects on a surface; the last walk ends the line.
+
+    A question the reader cannot read, or with an unread sentence the answer may depend on, is a
+    :class:`UserError` (never a guess from a partial reading; an answerer counts it ``unreadable``).
     """
     try:
         reading = read_question(question)
     except UserError as err:
         raise UserError(f"prompt style facts cannot read question {question[:60]!r}...: {err}") from None
+    if blockers := reading.blockers():  # as the model reasoner: an answer never rests on a partial reading
+        n, unread = len(blockers), "; ".join(clip(b["text"], 80) for b in blockers[:2])
+        raise UserError(f"prompt style facts: {n} unread {plural('sentence', n)} may change the answer: {unread}")
     scene, story, q = reading.scene, reading.story, reading.query
     belief = q.kind == "belief"
     marks = {q.goal: "g"} if belief else dict(zip(q.options, "ab"))
