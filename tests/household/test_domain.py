@@ -139,12 +139,13 @@ def test_word_form_particles_round_trip_and_failures_are_data() -> None:
     loose = parse_household_particles("  " + words.replace(" ; ", ";").replace(" ", "  ") + " ;", apt, len(goals))
     assert loose.ok and not loose.canonical and loose.hypotheses == parsed.hypotheses
     bad = {
-        "setup_table plate 2": "not the word form",
-        "put_garden plate 2 1.00": "unknown task put_garden",
-        "setup_table rock 2 1.00": "rock",
-        "setup_table plate 2 1.50": "less than or equal to 1",
-        "setup_table salmon 2 1.00": "not a goal of this apartment",
-        "setup_table plate 9 1.00": "not a goal of this apartment",
+        "kitchentable plate 2": "not the word form",
+        "garden plate 2 1.00": "garden is no task's target",
+        "setup_table plate 2 1.00": "setup_table is no task's target",
+        "kitchentable rock 2 1.00": "rock",
+        "kitchentable plate 2 1.50": "less than or equal to 1",
+        "kitchentable salmon 2 1.00": "not a goal of this apartment",
+        "kitchentable plate 9 1.00": "not a goal of this apartment",
     }
     for completion, reason in bad.items():
         result = parse_household_particles(completion, apt, None)

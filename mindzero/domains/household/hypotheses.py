@@ -49,8 +49,10 @@ class GoalParticles(BaseModel):
     particles: list[GoalParticle]
 
 
-#: The word form (prompt style ``facts``): ``setup_table plate 2 waterglass 1 0.60 ; put_fridge apple 1
-#: 0.40`` — per particle a task, its object classes with counts, then p; the target is the task's.
+#: The word form (prompt style ``facts``): ``kitchentable plate 2 waterglass 1 0.60 ; fridge apple 1
+#: 0.40`` — per particle the target furniture, the object classes with counts, then p; the task is the
+#: target's (each task has its own). Why the target and not the task name: it is how the prompt says
+#: what was put where (``put kitchentable plate 2``), so a model can copy the evidence.
 _WORD_PARTICLE = r" *[a-z_]+(?: +[a-z]+ +\d+)+ +(?:\d+(?:\.\d*)?|\.\d+) *"
 _WORD_FORM = re.compile(rf"{_WORD_PARTICLE}(?:;{_WORD_PARTICLE})*;? *")
 #: The one spelling :func:`format_household_particles` writes in the word form (``canonical``).
@@ -62,16 +64,21 @@ def particle_form(style: str) -> str:
     return "words" if style == "facts" else "json"
 
 
+#: Target furniture -> its task (one task per target).
+TASK_OF_TARGET = {target: task for task, (target, _, _) in TASKS.items()}
+
+
 def _word_particles(text: str) -> list[GoalParticle] | str:
     """The particles of a text in the word form (known to match it), or why they are not valid."""
     particles = []
     for k, part in enumerate(p for p in text.split(";") if p.strip()):
-        task, *pairs, p = part.split()
-        if task not in TASKS:
-            return f"particle {k}: unknown task {clip(task)}"
+        target, *pairs, p = part.split()
+        if target not in TASK_OF_TARGET:
+            return f"particle {k}: {clip(target)} is no task's target ({', '.join(TASK_OF_TARGET)})"
         try:
             objects = [Object(type=c, count=int(n)) for c, n in zip(pairs[::2], pairs[1::2])]
-            particles.append(GoalParticle(task_name=task, objects=objects, target=Target(type=TASKS[task][0]), p=p))
+            task = TASK_OF_TARGET[target]
+            particles.append(GoalParticle(task_name=task, objects=objects, target=Target(type=target), p=p))
         except ValidationError as err:
             first = err.errors()[0]
             return f"particle {k}: {first['msg']}: {clip(str(first.get('input')))}"
@@ -114,8 +121,8 @@ def parse_household_particles(
         if isinstance(particles, str):
             return ParseResult(False, reason=particles)
         canonical = _CANONICAL_WORDS.fullmatch(text) is not None
-    elif text.split()[:1] and text.split()[0] in TASKS:  # meant as the word form
-        return ParseResult(False, reason=f"not the word form 'task class count ... p ; ...': {clip(text)}")
+    elif text.split()[:1] and text.split()[0] in TASK_OF_TARGET:  # meant as the word form
+        return ParseResult(False, reason=f"not the word form 'target class count ... p ; ...': {clip(text)}")
     else:
         reason = "no JSON object found"
         for candidate in json_candidates(text):
@@ -157,8 +164,8 @@ def format_household_particles(
     :func:`parse_household_particles`)."""
     if form == "words":
         return " ; ".join(
-            f"{task} {' '.join(f'{c} {n}' for c, n in counts)} {float(p):.2f}"
-            for (task, _, counts), p in zip(goals, probs)
+            f"{apartment.furniture[target]} {' '.join(f'{c} {n}' for c, n in counts)} {float(p):.2f}"
+            for (_, target, counts), p in zip(goals, probs)
         )
     particles = [
         {
