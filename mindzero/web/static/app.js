@@ -206,7 +206,7 @@ function drawGrid(state) {
         // a held object rides in a white badge on the robot's body
         const o = state.objects[held], mx = cx, my = cy + 0.18 * size;
         el("circle", { cx: mx, cy: my, r: 0.22 * size, fill: "#fff", stroke: "#1e1e1e", "stroke-width": 1.5 }, svg);
-        shape(svg, o.shape, mx, my, 0.28 * size, rgb(o.rgb), "held");
+        shape(svg, o.shape, mx, my, 0.38 * size, rgb(o.rgb), "held"); // as wide as the badge: a star must read too
       }
     });
   }
