@@ -131,15 +131,19 @@ LAUNCH = ("accelerate", "launch", "--config_file", ACCELERATE_CONFIG, "-m", "min
 #: gpu preset backbones under --models: the papers' GridWorld (Qwen3-VL-4B), Household (Qwen3-4B)
 #: and PBM (Llama-3.1-8B) models; the DEL-ToM policy is Qwen3-4B through vLLM.
 VL4B, QWEN4B, LLAMA8B = "{models}/Qwen3-VL-4B-Instruct", "{models}/Qwen3-4B", "{models}/Llama-3.1-8B-Instruct"
-#: GridWorld SSRL recipe (App. A.1/B.2): 2 particles per completion; Table 2 trains every row with it.
+#: GridWorld SSRL recipe (App. A.1/B.2): 2 particles per completion; Table 1a's MindZero model.
 GRIDWORLD_ASSIST = ("--config", "configs/ssrl/gpu-paper-assist.yaml", "--model", VL4B)
+#: Household SSRL recipe (paper §5.4, Fig. 9's n=10 particles): Table 2 trains every row with it.
+HOUSEHOLD_RECIPE = "configs/ssrl/gpu-paper-household-assist.yaml"
+HOUSEHOLD_ASSIST, HOUSEHOLD_PARTICLES = ("--config", HOUSEHOLD_RECIPE, "--model", QWEN4B), "10"
 
 
 def _ablation_training(row: str, minutes: float) -> Step:
-    """One Table 2 row trained across GPUs into the folder ``train ablation`` reuses (``ablation/ROW/seedK``)
-    with the particles it asks for; the ``none`` row is the full MindZero model of Table 1a too."""
-    particles = "1" if row == "single" else "2"
-    argv = ("train", "ssrl", *GRIDWORLD_ASSIST, "--ablation", row, "--data-n-particles", particles)
+    """One Table 2 row trained on Household across GPUs into the folder ``train ablation --domain
+    household`` reuses (``ablation/ROW/seedK``) with the particles it asks for (``single``: 1); the
+    ``none`` row is the full MindZero model of Table 1b too."""
+    particles = "1" if row == "single" else HOUSEHOLD_PARTICLES
+    argv = ("train", "ssrl", *HOUSEHOLD_ASSIST, "--ablation", row, "--data-n-particles", particles)
     return Step(
         f"ablation/{row}/seed{{seed}}",
         (*argv, "--seed", "{seed}", "--out", "{out}"),
@@ -159,12 +163,19 @@ def _llm_eval(name: str, argv: tuple[str, ...], model: str, minutes: float, *ext
 #: GPU run of these recipes exists yet, docs/gpu.md). Table 3 (the human study) needs people:
 #: `mindzero serve --study-logs`. Other backbones of Tables 1a/1b are the same steps with --model.
 GPU_STEPS = (
-    # MindZero Table 1a (+ Fig. 5a) and Table 2: GridWorld assistance, every reward ablation.
-    *(_ablation_training(row, 600.0) for row in ABLATIONS),
+    # MindZero Table 1a (+ Fig. 5a): GridWorld assistance.
+    Step(
+        "ssrl-assist-qwen3vl4b",
+        ("train", "ssrl", *GRIDWORLD_ASSIST, "--data-n-particles", "2", "--seed", "{seed}", "--out", "{out}"),
+        600.0,
+        ("--resume", "true"),
+        LAUNCH_GPUS,
+        True,
+    ),
     _llm_eval(
         "gridworld-assist-mindzero",
         ("gridworld", "assist", *ASSIST_EPISODES, "--reasoner", "none,random,exact,oracle,llm"),
-        "{root}/ablation/none/seed{seed}/final",
+        "{root}/ssrl-assist-qwen3vl4b/final",
         120.0,
     ),
     _llm_eval(
@@ -173,13 +184,6 @@ GPU_STEPS = (
         VL4B,
         120.0,
         *("--prompt-style", "full", "--n-particles", "2"),
-    ),
-    Step(
-        "ablation",
-        ("train", "ablation", "--train-config", "configs/ssrl/gpu-paper-assist.yaml", "--seeds", "{seed}")
-        + ("--n-particles", "2", "--resume", "--out", "{out}"),
-        240.0,  # evaluation only: every row's training above is reused
-        gpus=1,
     ),
     # MindZero Table 4a (Fig. 4a): GridWorld QA.
     Step("qa-data", ("gridworld", "qa-data", "--seed", "{seed}", "--out", "{out}"), 30.0),
@@ -213,20 +217,12 @@ GPU_STEPS = (
         30.0,
         *("--prompt-style", "full"),
     ),
-    # MindZero Table 1b (+ Fig. 5b): Household assistance.
-    Step(
-        "ssrl-household-assist-qwen3-4b",
-        ("train", "ssrl", "--preset", "gpu-paper", "--domain", "household", "--task", "assist", "--model", QWEN4B)
-        + ("--seed", "{seed}", "--out", "{out}"),
-        600.0,
-        ("--resume", "true"),
-        LAUNCH_GPUS,
-        True,
-    ),
+    # MindZero Table 1b (+ Fig. 5b) and Table 2: Household assistance, every reward ablation.
+    *(_ablation_training(row, 600.0) for row in ABLATIONS),
     _llm_eval(
         "household-assist-mindzero",
         ("household", "assist", "--reasoner", "none,random,oracle,smc,llm"),
-        "{root}/ssrl-household-assist-qwen3-4b/final",
+        "{root}/ablation/none/seed{seed}/final",
         180.0,
     ),
     _llm_eval(
@@ -234,7 +230,14 @@ GPU_STEPS = (
         ("household", "assist", "--reasoner", "llm"),
         QWEN4B,
         180.0,
-        *("--prompt-style", "full"),
+        *("--prompt-style", "full", "--n-particles", HOUSEHOLD_PARTICLES, "--max-new-tokens", "1024"),  # as trained
+    ),
+    Step(
+        "ablation",
+        ("train", "ablation", "--domain", "household", "--train-config", HOUSEHOLD_RECIPE, "--seeds", "{seed}")
+        + ("--n-particles", HOUSEHOLD_PARTICLES, "--episodes", "10", "--resume", "--out", "{out}"),
+        720.0,  # evaluation only, each row on household-assist-mindzero's episodes; every training above is reused
+        gpus=1,
     ),
     # Household QA (MMToM-style questions on our apartments) and MMToM-QA itself (paper §5.3).
     Step(
