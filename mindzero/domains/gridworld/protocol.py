@@ -28,8 +28,8 @@ import numpy as np
 from mindzero.core.errors import UserError
 from mindzero.core.human import HumanParams
 from mindzero.envs.gridworld.episodes import Episode, far_pairs, reference_layout, rollout_alone
-from mindzero.envs.gridworld.human import reward_to_go
-from mindzero.envs.gridworld.layout import UNREACHABLE, Layout
+from mindzero.envs.gridworld.human import reward_to_go, softmax_rows
+from mindzero.envs.gridworld.layout import MOVE_DELTAS, UNREACHABLE, Layout
 from mindzero.envs.gridworld.world import N_ACTIONS, Action, WorldState, goal_achieved, goal_pairs
 
 #: The parameters of the generator's human and of the filter's likelihood: the reference's
@@ -84,7 +84,8 @@ class ReferenceHuman:
         objs = np.asarray(state.objects)
         pos = state.human
         x, y = lay.cell(pos)
-        reached = np.array([lay.index((x + dx, y + dy)) if lay.inside((x + dx, y + dy)) else -1 for dx, dy in _MOVES])
+        moves = MOVE_DELTAS[Action.UP : Action.RIGHT + 1]  # the reference's MOVE_ACTIONS: never stay
+        reached = np.array([lay.index((x + dx, y + dy)) if lay.inside((x + dx, y + dy)) else -1 for dx, dy in moves])
         on_ground = state.ground_object_at(pos)
         carry = state.human_carry
         valid = np.ones(len(goals), dtype=bool)
@@ -105,9 +106,8 @@ class ReferenceHuman:
         # reached -1 (off the grid) is no choice; a wall cell's distances are UNREACHABLE.
         q = self.gamma * reward_to_go(np.minimum(cost, UNREACHABLE), self.c, self.gamma) - self.c
         logits = np.where(reached >= 0, q / self.tau, -np.inf)
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
         probs = np.zeros((len(goals), N_ACTIONS))
-        probs[:, Action.UP : Action.RIGHT + 1] = e / e.sum(axis=1, keepdims=True)
+        probs[:, Action.UP : Action.RIGHT + 1] = softmax_rows(logits)
         if pause and carry >= 0 and state.human_rest:
             probs[:] = 0.0
             probs[:, Action.STAY] = 1.0
@@ -122,10 +122,6 @@ class ReferenceHuman:
         if not p.sum() > 0:
             raise UserError(f"the reference human carries an object outside its goal {goal}")
         return int(min(np.searchsorted(np.cumsum(p), rng.random() * p.sum(), side="right"), N_ACTIONS - 1))
-
-
-#: (dx, dy) of up, down, left, right (up = +y), the reference's MOVE_ACTIONS.
-_MOVES = ((0, 1), (0, -1), (-1, 0), (1, 0))
 
 
 def reference_posteriors(
