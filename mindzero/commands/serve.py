@@ -18,7 +18,6 @@ from mindzero.domains.gridworld import EpisodeConfig
 from mindzero.domains.gridworld.reasoners import BASELINE_REASONERS as GRIDWORLD_REASONERS
 from mindzero.domains.household.smc import REASONERS as HOUSEHOLD_REASONERS
 from mindzero.envs.household.episodes import SPLITS
-from mindzero.envs.household.human import household_human
 from mindzero.inference.llm import LLMReasoner
 from mindzero.web.app import PLAYABLE, ServeSettings, create_app, web_stack_error
 from mindzero.web.games import SerialReasoner
@@ -101,7 +100,7 @@ def serve_settings(config: ServeConfig) -> ServeSettings:
     option before the server starts."""
     domain = get_domain(config.domain)
     reasoners = config.reasoner or DEFAULT_REASONERS[config.domain]
-    human = config.human if config.domain == "gridworld" else household_human(config.human)
+    human = domain.human(config.human)
     episode_config = {k: getattr(config, k) for k in EpisodeConfig.__dataclass_fields__}
     if config.domain == "household":
         if config.layouts is not None or config.family is not None:

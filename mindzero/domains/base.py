@@ -6,7 +6,8 @@ A domain bundles, for one kind of world (GridWorld, Household, ...):
 - its **simulator** per episode (:class:`Simulator`): the simulated human, whose policy is also the
   likelihood, the helper that acts on a posterior, and the two-agent dynamics;
 - its **hypothesis space** per episode and its **reasoners** by name (exact inference and the
-  model-free baselines), all built from the same :class:`~mindzero.core.human.HumanParams`;
+  model-free baselines), all built from the same :class:`~mindzero.core.human.HumanParams`, which
+  the domain settles from the ``--human-*`` flags (:meth:`Domain.human`);
 - its **prompts and parsers**: the assistance prompt (particles requested), the particle parser, the
   QA prompt and the QA option probabilities of a posterior;
 - its **SSRL tasks** (:class:`SSRLTask`): unlabeled training rows and, per row, a
@@ -203,6 +204,11 @@ class Domain(Protocol):
     prompt_styles: tuple[str, ...]
     #: what :meth:`goal_score` measures, for tables and plots (e.g. ``MAP-goal accuracy``)
     goal_metric: str
+
+    def human(self, flags: HumanParams) -> HumanParams:
+        """The domain's human model given the ``--human-*`` flags, which parse with GridWorld's defaults:
+        what the simulator, exact inference and the SSRL reward use."""
+        ...
 
     def reasoner(self, name: str, seed: int, human: HumanParams) -> Reasoner: ...
 

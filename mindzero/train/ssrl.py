@@ -50,7 +50,6 @@ from mindzero.core.parsing import ParseCounter
 from mindzero.core.reward import RewardConfig
 from mindzero.domains.base import Domain, Estimators, SSRLTask, TrainData, estimators_of, with_estimators
 from mindzero.domains.reward import SSRLReward, earns_bonus
-from mindzero.envs.household.human import household_human
 from mindzero.inference.llm import ANSWER_MODES
 from mindzero.llm import TransformersBackend
 from mindzero.llm.card import ModelCard
@@ -241,8 +240,7 @@ def resolve_run(config: SSRLConfig) -> tuple[SSRLConfig, Domain, SSRLTask]:
     validate(config)  # the preset's values too
     check_scratch(config.warm_start.copy_warmup_steps, config.model)
     domain, task = domain_task(config.domain, config.task, config.data.prompt_style)
-    if config.domain == "household":  # the reward's human is the one that made the data
-        config = replace(config, human=household_human(config.human))
+    config = replace(config, human=domain.human(config.human))  # the human that made the rows
     task = with_estimators(task, estimators_of(config))
     if config.max_completion_length is None:
         config = replace(config, max_completion_length=task.completion_tokens)

@@ -133,6 +133,9 @@ class LineDomain:
     goal_metric = "MAP-goal accuracy"
     tasks = {"guess": GuessTask()}
 
+    def human(self, flags):
+        return flags
+
     def reasoner(self, name, seed, human):
         return ExactLine(human)
 
@@ -208,7 +211,8 @@ def test_one_grpo_step_in_another_domain(line_domain, tiny_model_dir, tmp_path) 
     pytest.importorskip("trl")
     from mindzero.train.ssrl import SSRLConfig, train_ssrl
 
-    config = from_flat(SSRLConfig, 
+    config = from_flat(
+        SSRLConfig,
         domain="line",
         task="guess",
         model=str(tiny_model_dir),

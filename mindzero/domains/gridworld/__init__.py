@@ -207,6 +207,9 @@ class GridWorldDomain:
     def __init__(self) -> None:
         self.tasks: Mapping[str, SSRLTask] = {"qa": QATask(), "assist": AssistTask()}
 
+    def human(self, flags: HumanParams) -> HumanParams:
+        return flags
+
     def reasoner(self, name: str, seed: int, human: HumanParams) -> Reasoner:
         return make_reasoner(name, seed, human)
 

@@ -31,7 +31,7 @@ from mindzero.domains.household.ssrl import PROMPT_STYLES, AssistTask, assist_pr
 from mindzero.envs.household.apartment import TEST_APARTMENTS, bundled_apartment
 from mindzero.envs.household.episodes import Episode, all_goals, make_episode, world_of
 from mindzero.envs.household.helper import HelperSettings, HouseholdHelper
-from mindzero.envs.household.human import HouseholdHuman
+from mindzero.envs.household.human import HouseholdHuman, household_human
 from mindzero.envs.household.world import NOOP_ACTION, Action, Goal, State
 
 #: Seed offset of held-out evaluation episodes (training rows use seeds below it).
@@ -88,6 +88,10 @@ class HouseholdDomain:
         """``helper``: when the helper acts on an uncertain posterior (``household assist --helper-*``)."""
         self.tasks: Mapping[str, SSRLTask] = {"assist": AssistTask(), "qa": QATask()}
         self.helper = helper or HelperSettings()
+
+    def human(self, flags: HumanParams) -> HumanParams:
+        """Household's human (ε 0.1, τ 0.05) with every value the flags changed from their default."""
+        return household_human(flags)
 
     def reasoner(self, name: str, seed: int, human: HumanParams) -> Any:
         return make_reasoner(name, seed, human)
