@@ -24,7 +24,7 @@ from mindzero.core.results import read_jsonl
 from mindzero.domains.base import RewardContext, TrainData
 from mindzero.domains.household.mmtom.generate import TYPES, generate
 from mindzero.domains.household.mmtom.model import MMToMModel, option_scores
-from mindzero.domains.household.mmtom.reader import read_question
+from mindzero.domains.household.mmtom.reader import Reading, read_question
 from mindzero.domains.household.ssrl import PROMPT_STYLES
 from mindzero.envs.household.apartment import TEST_APARTMENTS, TRAIN_APARTMENTS
 
@@ -34,11 +34,18 @@ RULED_OUT = math.log(1e-6)
 
 
 @lru_cache(maxsize=4096)
+def _reading(text: str) -> Reading:
+    """A question read once: its ``facts`` prompt and its reward both need the reading (a text the
+    reader refuses raises each time; errors are not cached)."""
+    return read_question(text)
+
+
+@lru_cache(maxsize=4096)
 def question_scores(text: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """(log P(story | option), log P(option)) of options (a), (b) of a question text, in nats;
     a ruled-out option gets the other's log-likelihood + :data:`RULED_OUT`."""
     try:
-        reading = read_question(text)
+        reading = _reading(text)
     except UserError as err:
         raise UserError(f"cannot read question {text[:60]!r}...: {err}") from None
     logliks, logpriors, _ = option_scores(reading, MMToMModel())
@@ -65,7 +72,7 @@ def facts_prompt(question: str) -> str:
     :class:`UserError` (never a guess from a partial reading; an answerer counts it ``unreadable``).
     """
     try:
-        reading = read_question(question)
+        reading = _reading(question)
     except UserError as err:
         raise UserError(f"prompt style facts cannot read question {question[:60]!r}...: {err}") from None
     if blockers := reading.blockers():  # as the model reasoner: an answer never rests on a partial reading
