@@ -119,11 +119,11 @@ def assist_prompt(episode: Episode, observations: Sequence[Observation], n_parti
     world = world_of(episode.apartment)
     state = observations[-1].state if observations else episode.initial_state()
     history = [o.action for o in observations[:-1]]
-    keys = [world.action_sentence("Human", a) for a in history if a[0] in KEY_VERBS]
-    keys_text = "\n".join(keys) if keys else "Human has not taken any key action yet."
     if style == "facts":
         latest_action = observations[-1].action if observations else None
         return f"{facts_observation(world, state, history, latest_action)} | n{n_particles}"
+    keys = [world.action_sentence("Human", a) for a in history if a[0] in KEY_VERBS]
+    keys_text = "\n".join(keys) if keys else "Human has not taken any key action yet."
     latest = world.action_sentence("Human", observations[-1].action) if observations else "none yet"
     if style == "full":
         return (
