@@ -25,7 +25,7 @@ from mindzero.domains.household.mmtom.model import MMToMModel
 from mindzero.domains.household.smc import REASONERS, SMCSettings, make_reasoner
 from mindzero.domains.household.ssrl import PROMPT_STYLES
 from mindzero.envs.household.apartment import bundled_apartment
-from mindzero.envs.household.episodes import SPLITS, all_goals, benchmark_episodes
+from mindzero.envs.household.episodes import EPISODE_TICKS, SPLITS, all_goals, benchmark_episodes
 from mindzero.envs.household.helper import HelperSettings
 from mindzero.envs.household.human import HOUSEHOLD_HUMAN
 from mindzero.inference.llm import ANSWER_MODES, LLMQAAnswerer, LLMReasoner
@@ -46,7 +46,7 @@ from mindzero.tasks.mmtom import (
 class RunSettings:
     """How each Household episode is run (the generic assistance settings, Household's defaults)."""
 
-    max_steps: int = field(default=250, metadata={"help": "tick limit of an episode", "ge": 1, "le": 10_000})
+    max_steps: int = field(default=EPISODE_TICKS, metadata={"help": "tick limit of an episode", "ge": 1, "le": 10_000})
     human: HumanParams = field(default_factory=lambda: HOUSEHOLD_HUMAN, metadata={"help": "the simulated human"})
     helper: HelperSettings = field(default_factory=HelperSettings, metadata={"help": "the helper"})
     calibrate: bool = field(

@@ -17,7 +17,7 @@ from mindzero.domains import get_domain
 from mindzero.domains.gridworld import EpisodeConfig
 from mindzero.domains.gridworld.reasoners import BASELINE_REASONERS as GRIDWORLD_REASONERS
 from mindzero.domains.household.smc import REASONERS as HOUSEHOLD_REASONERS
-from mindzero.envs.household.episodes import SPLITS
+from mindzero.envs.household.episodes import EPISODE_TICKS, SPLITS
 from mindzero.inference.llm import LLMReasoner
 from mindzero.web.app import PLAYABLE, ServeSettings, create_app, web_stack_error
 from mindzero.web.games import SerialReasoner
@@ -28,7 +28,7 @@ ALL_REASONERS = tuple(dict.fromkeys((*GRIDWORLD_REASONERS, "llm", *HOUSEHOLD_REA
 #: Helpers offered when --reasoner is not given, per domain.
 DEFAULT_REASONERS = {"gridworld": ["exact", "oracle", "none"], "household": ["smc", "oracle", "none"]}
 #: Tick limit of a played episode when --max-steps is not given, per domain.
-DEFAULT_MAX_STEPS = {"gridworld": 100, "household": 250}
+DEFAULT_MAX_STEPS = {"gridworld": 100, "household": EPISODE_TICKS}
 
 
 @dataclass

@@ -17,7 +17,7 @@ from mindzero.core.outputs import add_output_flags, claim_out
 from mindzero.core.results import atomic_write_text, dumps_json, write_results
 from mindzero.domains import get_domain
 from mindzero.domains.gridworld import EpisodeConfig, episodes
-from mindzero.envs.household.episodes import benchmark_episodes
+from mindzero.envs.household.episodes import EPISODE_TICKS, benchmark_episodes
 from mindzero.envs.household.human import HOUSEHOLD_HUMAN
 from mindzero.inference.llm import LLMReasoner, LLMSettings
 from mindzero.llm import load_backend
@@ -184,8 +184,6 @@ def cmd_trace_policy(args: argparse.Namespace) -> int:
 
 #: The domains ``train ablation`` trains and evaluates on (each has an assistance protocol below).
 ABLATION_DOMAINS = ("gridworld", "household")
-#: Tick limit of a Household assistance episode: ``household assist``'s default (``--max-steps``).
-HOUSEHOLD_TICKS = 250
 
 
 @dataclass
@@ -324,7 +322,7 @@ def _assist_protocol(config: AblationConfig) -> tuple:
     its simulated human and tick limit); calibrated, so every row has its KL to exact inference."""
     if config.domain == "household":
         runs = benchmark_episodes("test", config.episodes)
-        settings = AssistSettings(seeds=config.eval_seeds, human=HOUSEHOLD_HUMAN, max_steps=HOUSEHOLD_TICKS)
+        settings = AssistSettings(seeds=config.eval_seeds, human=HOUSEHOLD_HUMAN, max_steps=EPISODE_TICKS)
         return get_domain("household"), settings, runs
     runs = episodes(EpisodeConfig(episodes=config.episodes))
     return get_domain("gridworld"), AssistSettings(seeds=config.eval_seeds), runs

@@ -31,7 +31,7 @@ from mindzero.domains.household.hypotheses import (
 )
 from mindzero.domains.household.smc import Observation
 from mindzero.envs.household.apartment import TRAIN_APARTMENTS, bundled_apartment
-from mindzero.envs.household.episodes import TASKS, Episode, all_goals, make_episode, world_of
+from mindzero.envs.household.episodes import EPISODE_TICKS, TASKS, Episode, all_goals, make_episode, world_of
 from mindzero.envs.household.human import HOUSEHOLD_HUMAN, HouseholdHuman
 from mindzero.envs.household.render import KEY_VERBS, render_state
 from mindzero.envs.household.world import (
@@ -54,8 +54,6 @@ from mindzero.envs.household.world import (
 PROMPT_STYLES = ("full", "compact", "facts")
 #: Per-step probability floor (log ≈ −13.8): keeps rewards finite for actions a goal rules out.
 STEP_PROB_FLOOR = 1e-6
-#: Tick limit of the human-alone rollouts that training rows come from.
-ROLLOUT_TICKS = 250
 
 #: The one-particle example of the compact prompt.
 EXAMPLE = json.dumps(
@@ -181,11 +179,11 @@ def _index(apartment: str) -> tuple[dict, tuple[float, ...]]:
 
 
 def rollout(episode: Episode, rng: np.random.Generator) -> list[Observation]:
-    """The human alone until its goal holds (at most :data:`ROLLOUT_TICKS`)."""
+    """The human alone until its goal holds (at most :data:`EPISODE_TICKS`)."""
     world = world_of(episode.apartment)
     model = HouseholdHuman(world, HOUSEHOLD_HUMAN)
     state, observations = episode.initial_state(), []
-    while not world.achieved(state, episode.goal) and len(observations) < ROLLOUT_TICKS:
+    while not world.achieved(state, episode.goal) and len(observations) < EPISODE_TICKS:
         action = model.sample(state, episode.goal, rng)
         observations.append(Observation(state, action))
         state = world.step(state, action, NOOP_ACTION)

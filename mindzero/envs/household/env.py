@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from mindzero.core.human import HumanParams
 from mindzero.envs.household.apartment import bundled_apartment
-from mindzero.envs.household.episodes import Episode, make_episode, world_of
+from mindzero.envs.household.episodes import EPISODE_TICKS, Episode, make_episode, world_of
 from mindzero.envs.household.human import HOUSEHOLD_HUMAN, HouseholdHuman
 from mindzero.envs.household.render import render_grid, render_image, render_transcript
 from mindzero.envs.household.world import GRAB, NOOP, PUTIN, PUTON, VERBS, WALK, Action, goal_text
@@ -58,7 +58,7 @@ class HouseholdEnv(gym.Env):
     def __init__(
         self,
         apartment: str = "apt0",
-        max_steps: int = 250,
+        max_steps: int = EPISODE_TICKS,
         human: HumanParams = HOUSEHOLD_HUMAN,
         render_mode: str | None = None,
     ) -> None:

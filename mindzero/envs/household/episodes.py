@@ -187,6 +187,8 @@ def parse_goal(text: str, apartment: Apartment) -> Goal:
     return goal
 
 
+#: Tick limit of a Household episode (the human alone or helped; ``household assist --max-steps``).
+EPISODE_TICKS = 250
 #: The bundled apartments by split: train on five, test on two.
 SPLITS = {"train": TRAIN_APARTMENTS, "test": TEST_APARTMENTS}
 
