@@ -115,7 +115,6 @@ def parse_household_particles(
     ``n_particles``: how many were asked for (another count is a failure)."""
     if not isinstance(text, str):
         return ParseResult(False, reason=f"not text: {type(text).__name__}")
-    canonical = None
     if _WORD_FORM.fullmatch(text):
         particles = _word_particles(text)
         if isinstance(particles, str):
@@ -139,6 +138,7 @@ def parse_household_particles(
             break
         else:
             return ParseResult(False, reason=reason)
+        canonical = bare_json(text)
     if not particles:
         return ParseResult(False, reason="no particles")
     if n_particles is not None and len(particles) != n_particles:
@@ -153,7 +153,6 @@ def parse_household_particles(
     hypotheses, probs = normalise_weights(weights)
     merged = len(particles) - len(hypotheses)
     notes = [f"merged {merged} duplicate goal(s)"] if merged else []
-    canonical = bare_json(text) if canonical is None else canonical
     return ParseResult(True, hypotheses, probs, None, len(particles), merged, notes, entropy(probs), canonical)
 
 
