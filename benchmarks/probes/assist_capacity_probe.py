@@ -16,7 +16,7 @@ separates a reward that teaches too little from a model or prompt that cannot ho
 
 ``--domain household`` does the same on Household: ``facts`` prompts of the rows of ``train ssrl
 --domain household`` (human-alone episodes on the train apartments, every second action), one
-word-form particle (``setup_table plate 2 cutleryfork 1 1.00``) drawn from the exact posterior over
+word-form particle (``kitchentable plate 2 cutleryfork 1 1.00``) drawn from the exact posterior over
 the apartment's goals (uniform prior and the planner likelihood of the SSRL reward,
 ``HOUSEHOLD_HUMAN``), trained by cross-entropy on its tokens; the read-out is ``household assist
 --answer-mode score``'s (``scored_posterior``: the probability of naming each of the apartment's
