@@ -3,16 +3,21 @@ SSRL task's rows and reward."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 
 from mindzero.domains import get_domain
 from mindzero.domains.base import TrainData
-from mindzero.domains.household.hypotheses import format_household_particles, parse_household_particles
+from mindzero.domains.household.hypotheses import (
+    TASK_OF_TARGET,
+    format_household_particles,
+    parse_household_particles,
+)
 from mindzero.domains.reward import SSRLReward
 from mindzero.envs.household.apartment import bundled_apartment
-from mindzero.envs.household.episodes import all_goals, make_episode, sample_goal
+from mindzero.envs.household.episodes import TASKS, all_goals, make_episode, sample_goal
 from mindzero.envs.household.human import HOUSEHOLD_HUMAN
 from mindzero.inference.llm import LLMReasoner, LLMSettings
 from mindzero.llm.base import Backend, Generation, Prompt, UsageMeter
@@ -74,6 +79,20 @@ def test_ssrl_rows_have_no_goal_and_the_reward_prefers_the_true_goal() -> None:
     assert scores[0] > scores[1] > scores[2]
     rng = np.random.default_rng(1)
     assert parse_household_particles(task.random_completion(row, 3, rng), apt, 3).ok
+
+
+def test_the_format_warm_start_writes_every_task_as_often_as_episodes_pose_it() -> None:
+    """Goals drawn uniformly would make watch_tv (the task with the fewest goals) 5 % of the warm
+    start's answers; episodes pose it 20 % of the time."""
+    task = get_domain("household").tasks["assist"]
+    row = task.rows(TrainData(episodes=1, seed=0, every=5, n_particles=1, prompt_style="facts"))[0]
+    apt = bundled_apartment(row["apartment"])
+    rng = np.random.default_rng(0)
+    answers = [task.random_completion(row, 1, rng) for _ in range(1000)]
+    assert all(parse_household_particles(a, apt, 1).ok for a in answers)
+    tasks = Counter(TASK_OF_TARGET[a.split()[0]] for a in answers)  # the word form names the target first
+    assert set(tasks) == set(TASKS)
+    assert all(0.15 < n / 1000 < 0.25 for n in tasks.values()), tasks
 
 
 def test_prompts() -> None:

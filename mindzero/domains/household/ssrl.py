@@ -31,7 +31,15 @@ from mindzero.domains.household.hypotheses import (
 )
 from mindzero.domains.household.smc import Observation
 from mindzero.envs.household.apartment import TRAIN_APARTMENTS, bundled_apartment
-from mindzero.envs.household.episodes import EPISODE_TICKS, TASKS, Episode, all_goals, make_episode, world_of
+from mindzero.envs.household.episodes import (
+    EPISODE_TICKS,
+    TASKS,
+    Episode,
+    all_goals,
+    make_episode,
+    sample_goal,
+    world_of,
+)
 from mindzero.envs.household.human import HOUSEHOLD_HUMAN, HouseholdHuman
 from mindzero.envs.household.render import KEY_VERBS, render_state
 from mindzero.envs.household.world import (
@@ -253,12 +261,18 @@ class AssistTask:
         )
 
     def random_completion(self, row: Mapping[str, Any], n_particles: int, rng: np.random.Generator) -> str:
-        """Distinct random goals of the row's apartment with random probabilities, in the row's
-        particle form: the format only."""
+        """Distinct goals of the row's apartment drawn as the episode generator draws them (a task
+        uniformly, then a goal of it), with random probabilities, in the row's particle form: the
+        format only. Not uniform over goals: watch_tv has the fewest goals (5 % of them, 20 % of
+        episodes), and a warm start that rarely wrote its target left GRPO nothing to reward."""
         apartment = bundled_apartment(row["apartment"])
         goals = all_goals(apartment)
         if n_particles > len(goals):
             raise UserError(f"--n-particles {n_particles} exceeds the {len(goals)} goals of {apartment.name}")
-        picked = [goals[i] for i in rng.choice(len(goals), size=n_particles, replace=False)]
+        picked: list = []
+        while len(picked) < n_particles:
+            goal = sample_goal(apartment, rng)
+            if goal not in picked:
+                picked.append(goal)
         probs = rng.dirichlet(np.ones(n_particles))
         return format_household_particles(picked, probs, apartment, row.get("particle_form", "json"))
