@@ -158,6 +158,40 @@ def test_free_choice_ranks_every_object_of_the_apartment() -> None:
     assert probs["chips"] < probs["dishbowl"] and probs["salmon"] < probs["cupcake"]
 
 
+@pytest.mark.parametrize(
+    "walk",
+    [
+        "Ignoring the fridge, he heads for the microwave.",
+        "He walks past the fridge to the microwave.",
+        "He goes to the kitchen. Without opening the fridge, he walks towards the microwave.",
+        "He goes to the kitchen and skips the fridge on his way to the microwave.",
+        "He bypasses the refrigerator and heads over to the microwave.",
+        "He walks over to the kitchen, passing the fridge, and goes to the microwave.",
+        "He walks over to the kitchen and, instead of the fridge, goes to the microwave.",
+    ],
+)
+def test_places_passed_by_are_not_visited(walk: str) -> None:
+    r = read_question(HOME + "Sam is in the bedroom. " + walk + "\nWhat is Sam trying to get?")
+    assert r.story.to_json()["visits"] == ["kitchen/microwave"]
+    assert r.blockers() == [] and any(u["why"].startswith("passed, not visited") for u in r.unread)
+
+
+def test_without_opening_it_is_a_visit_with_nothing_opened_and_a_negated_skip_is_unread() -> None:
+    r = read_question(HOME + "Sam is in the bedroom. He goes to the fridge and, without opening it, walks to "
+                      "the microwave.\nWhat is Sam trying to get?")
+    assert r.story.to_json()["visits"] == ["kitchen/fridge", "kitchen/microwave"]
+    r = read_question(HOME + "Sam is in the bedroom. He does not skip the fridge.\nWhat is Sam trying to get?")
+    assert r.story.visits == [] and r.blockers()[0]["unknown"] == ["not", "skip"]
+
+
+def test_where_the_person_comes_from_and_a_story_that_starts_with_a_walk() -> None:
+    came = read_question(HOME + "Sam comes into the kitchen from the bedroom. He opens the fridge.\nWhat is Sam after?")
+    assert came.story.to_json() == {"person": "Sam", "start": "bedroom", "visits": ["kitchen/fridge (opened)"]}
+    walked = read_question(HOME + "Sam walks into the kitchen. He opens the fridge and shuts it.\nWhat is Sam after?")
+    assert walked.story.to_json() == {"person": "Sam", "start": "kitchen", "visits": ["kitchen/fridge (opened)"]}
+    assert walked.blockers() == [] and walked.unread[0]["why"] == "no sentence says where they start: read as kitchen"
+
+
 def test_the_story_is_read_once_for_many_questions() -> None:
     told = read_story_text(HOME + WALK)
     assert told.question == "" and told.story.person == "Sam"

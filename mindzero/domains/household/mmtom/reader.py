@@ -62,6 +62,16 @@ PERSONAL = frozenset({"she", "he", "him", "herself", "himself"})
 #: Verbs of walking that mark a sentence as an action even without a subject ("Goes to the fridge.").
 WALKS = frozenset(lexicon().verbs["walk"]) - {"make", "way", "set", "near", "pass", "cross", "turn", "shift",
                                               "direct", "continue", "come", "reach", "head off", "trip", "run"}
+#: Words that say the person goes by a place without visiting it ("ignoring the fridge", "walks past
+#: the stove", "skips the first cabinet", "without opening the fridge", "instead of the microwave").
+PASSING = frozenset(
+    {"ignore", "past", "pass", "bypass", "skip", "without", "avoid", "disregard", "overlook", "instead"}
+)
+#: Words that may stand between a passing word and the place it passes.
+PASSING_THE = frozenset(
+    {"the", "a", "an", "by", "of", "over", "right", "open", "opening", "check", "checking", "touch", "touching",
+     "look", "looking", "in", "into", "at", "go", "going", "to"}
+)  # fmt: skip
 #: A premise about what the person wants ("Robert has been trying to get a book.").
 GOAL_PHRASE = re.compile(
     r"\b(?:trying to (?:get|find|fetch)|looking for|searching for|wants?|is after|is seeking|"
@@ -340,6 +350,32 @@ def _skip_asides(sent: _Sentence, names: set[str], notes: list[dict]) -> None:
         notes.append(sent.unread(words, f"aside skipped: {piece.text!r}", acts=False, named=False))
 
 
+def _skip_passed(sent: _Sentence, notes: list[dict]) -> None:
+    """Places the person goes by without visiting ("Ignoring the fridge, he heads for the stove",
+    "walks past the fridge to the stove", "without opening it") become read phrases, each noted in
+    ``notes``; the rest of the sentence is read as usual. A negated passing ("does not skip") is
+    left alone, so the sentence stays unread."""
+    toks = sent.tokens
+    for k, tok in enumerate(toks):
+        if tok.lemma_.lower() not in PASSING and tok.lower_ not in PASSING:
+            continue
+        if any(t.lower_ in NEGATIONS for t in toks[max(0, k - 3) : k]):
+            continue
+        end = k + 1
+        while end < len(toks) and toks[end].lower_ in PASSING_THE:
+            end += 1
+        target = next((m for m in sent.found if m.start == end and m.kind in ("places", "room")), None)
+        if target is not None:
+            end = target.end
+        elif tok.lower_ == "without" and end < len(toks) and toks[end].lower_ in ("it", "them"):
+            end += 1  # "goes to the fridge and, without opening it, walks on": a visit, nothing opened
+        else:
+            continue
+        sent.found[:] = [m for m in sent.found if m.end <= k or m.start >= end]  # "opening" opens nothing
+        sent.found.append(Mention("filler", k, end))
+        notes.append(sent.unread([], f"passed, not visited: {toks[k:end].text!r}", acts=False, named=False))
+
+
 def read_scene(sentences: list[_Sentence]) -> tuple[Scene, list[dict]]:
     """(scene, unread sentences) of the apartment description."""
     scene, room, unread, previous = Scene(), None, [], []
@@ -598,10 +634,18 @@ def read_story(sentences: list[_Sentence], scene: Scene, person: str, names: set
     room, unread = None, []
     for sent in sentences:
         _skip_asides(sent, names, unread)
+        _skip_passed(sent, unread)
         if unknown := unknown_words(sent.tokens, sent.found, names):
             unread.append(sent.unread(unknown))
             continue
         trial, why = _visits(sent, scene, story, room)
+        if why == NO_START and (first := _first_room(sent, scene, room)):
+            # "Sam walks into the kitchen." with no start given: start where the story first puts them
+            story.start = first
+            unread.append(sent.unread([], f"no sentence says where they start: read as {first}", False, False))
+            trial, why = _visits(sent, scene, story, room)
+            if not why and trial[0][: len(story.visits) + 1] and trial[0][len(story.visits)] == Visit(first):
+                trial[0].pop(len(story.visits))  # walking into the room they start in
         if why:
             unread.append(sent.unread([], why))
             continue
@@ -621,11 +665,14 @@ def _visits(sent: _Sentence, scene: Scene, story: Story, room: str | None) -> tu
     opening = repeating = False  # a pending "opens ..." / "does the same with ..." over the next places
     # indices in trial of the last place mention's visits ("opens it" refers to them)
     group: list[int] = [len(trial) - 1] if trial and trial[-1].place else []
+    left = next((m for m in found if m.kind == "room" and _came_from(toks, m)), None)
+    if not start and left is not None:  # "comes into the kitchen from the bedroom": starts in the bedroom
+        start = cur = left.name
     for i, m in enumerate(found):
         if m.kind == "room":
             if m.end < len(toks) and toks[m.end].lemma_ == "tour":
                 continue  # "his kitchen tour"
-            came_from = "from" in {t.lower_ for t in toks[max(0, m.start - 2) : m.start]}
+            came_from = _came_from(toks, m)
             if not start and (came_from or not _walked_before(sent, m)):
                 start = cur = m.name
                 continue
@@ -690,8 +737,28 @@ def _visits(sent: _Sentence, scene: Scene, story: Story, room: str | None) -> tu
         elif m.kind == "close":
             _mark_opened(trial, [j for j in group if trial[j].opened], closed=True)
     if not start:
-        return None, "before any sentence says where the person starts"
+        return None, NO_START
     return (trial, start, cur), ""
+
+
+NO_START = "before any sentence says where the person starts"
+
+
+def _first_room(sent: _Sentence, scene: Scene, room: str | None) -> str | None:
+    """The room of the first room, place or located object the sentence names, if any."""
+    for m in sent.found:
+        if m.kind == "room":
+            return m.name
+        if m.kind == "places" and None not in (pids := [_resolve(scene, *p, room, create=False) for p in m.places]):
+            return scene.places[pids[0]].room
+        if m.kind == "obj" and (pids := _object_place(scene, m.name, room)):
+            return scene.places[pids[0]].room
+    return None
+
+
+def _came_from(toks, m: Mention) -> bool:
+    """Whether room mention ``m`` is where the person comes from ("walks from the kitchen")."""
+    return "from" in {t.lower_ for t in toks[max(0, m.start - 2) : m.start]}
 
 
 def _mark_opened(trial: list[Visit], group: list[int], closed: bool) -> None:
