@@ -176,6 +176,21 @@ def test_places_passed_by_are_not_visited(walk: str) -> None:
     assert r.blockers() == [] and any(u["why"].startswith("passed, not visited") for u in r.unread)
 
 
+@pytest.mark.parametrize(
+    "walk",
+    [
+        "He makes a beeline for the kitchen and yanks the fridge open.",
+        "He wanders into the kitchen and peeks inside the fridge.",
+        "He dashes to the kitchen and checks the fridge.",
+        "He goes to the fridge and looks inside.",
+        "He decides to go to the kitchen, where he rummages through the fridge.",
+    ],
+)
+def test_looking_inside_a_container_opens_it(walk: str) -> None:
+    r = read_question(HOME + "Sam is in the bedroom. " + walk + "\nWhat is Sam trying to get?")
+    assert r.story.to_json()["visits"] == ["kitchen/fridge (opened)"] and r.blockers() == []
+
+
 def test_without_opening_it_is_a_visit_with_nothing_opened_and_a_negated_skip_is_unread() -> None:
     r = read_question(HOME + "Sam is in the bedroom. He goes to the fridge and, without opening it, walks to "
                       "the microwave.\nWhat is Sam trying to get?")
