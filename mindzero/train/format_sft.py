@@ -175,6 +175,19 @@ def tokenized(row: dict, tokenizer: Any) -> dict:
     return {"input_ids": prompt + completion, "completion_mask": [0] * len(prompt) + [1] * len(completion)}
 
 
+def check_answer_budget(items: list[dict], max_new_tokens: int, n_particles: int) -> None:
+    """A one-line error when more than 5 % of the answers the warm start teaches are longer than
+    ``max_new_tokens``: GRPO would cut them and they would fail to parse (e.g. a recipe's 24 tokens
+    for one particle reused by ``train ablation`` for more)."""
+    lengths = np.array([sum(item["completion_mask"]) - 1 for item in items])  # without the end of turn
+    if np.mean(lengths > max_new_tokens) > 0.05:
+        raise UserError(
+            f"answers of {n_particles} particles take {int(np.median(lengths))} tokens (median; up to "
+            f"{lengths.max()}), more than --max-completion-length {max_new_tokens}: raise it to at least "
+            f"{int(np.percentile(lengths, 95))} or ask for fewer particles"
+        )
+
+
 def own_choices(
     model: Any,
     tokenizer: Any,
@@ -251,8 +264,10 @@ def own_choices(
             previous = choice[item["input_ids"][k]]
 
 
-def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
-    """Run the SFT steps; returns a summary (steps, seconds, final model, held-out parse rate)."""
+def train_format_sft(config: FormatSFTConfig, generation_budget: bool = False) -> dict[str, Any]:
+    """Run the SFT steps; returns a summary (steps, seconds, final model, held-out parse rate).
+    ``generation_budget``: ``max_new_tokens`` is also what GRPO will generate (``train ssrl``'s warm
+    start), so answers it cannot hold are an error before any step."""
     check_scratch(config.warm_start.copy_warmup_steps, config.model)
     task = format_task(config)  # a bad option is named before a missing model package
     out = Path(config.out)
@@ -291,6 +306,8 @@ def train_format_sft(config: FormatSFTConfig) -> dict[str, Any]:
     started = time.perf_counter()
     model = load_language_model(model_path)
     items = [tokenized(r, tokenizer) for r in rows]
+    if generation_budget:
+        check_answer_budget(items, config.max_new_tokens, config.data.n_particles)
     if scratch and task.choice_tokens:
         own_choices(
             model,

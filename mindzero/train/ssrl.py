@@ -534,7 +534,7 @@ def format_warm_start(config: SSRLConfig) -> Path:
     starts GRPO (built once: a resumed run reuses it)."""
     folder = Path(config.out) / "format"
     if not (folder / "final" / "config.json").is_file():
-        train_format_sft(warm_start_config(config))
+        train_format_sft(warm_start_config(config), generation_budget=True)
     return folder / "final"
 
 

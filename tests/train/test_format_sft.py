@@ -128,3 +128,14 @@ def test_balanced_own_choices_spread_the_first_letter_over_the_objects(tmp_path:
     answers = [tokenizer.decode([t for t, m in zip(x["input_ids"], x["completion_mask"]) if m]) for x in items]
     first = Counter(a.split()[0] for a in answers)
     assert len(first) >= 6 and max(first.values()) < 0.4 * len(answers), first
+
+
+def test_answers_longer_than_the_generation_budget_are_a_clear_error() -> None:
+    """A budget that cuts more than 5 % of the taught answers is refused (GRPO would cut them and
+    they would not parse); one that holds them passes."""
+    from mindzero.train.format_sft import check_answer_budget
+
+    items = [{"completion_mask": [0] * 5 + [1] * (n + 1)} for n in [20] * 90 + [30] * 10]  # n tokens + end of turn
+    check_answer_budget(items, 30, 2)
+    with pytest.raises(UserError, match=r"answers of 2 particles take 20 tokens .* raise it to at least 30"):
+        check_answer_budget(items, 24, 2)
