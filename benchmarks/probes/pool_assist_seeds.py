@@ -21,7 +21,10 @@ from mindzero.tasks.assist import paired_share, stderr
 
 
 def samples(folder: Path, reasoner: str) -> list[dict]:
+    """The runs of one reasoner: FOLDER/REASONER/ when the evaluation ran several, else FOLDER/."""
     path = folder / reasoner / "samples.jsonl"
+    if not path.is_file() and reasoner in json.loads((folder / "mindzero-run.json").read_text())["config"]["reasoner"]:
+        path = folder / "samples.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
