@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -21,11 +22,18 @@ TINY = ["train", "ssrl", "--preset", "cpu-tiny", "--task", "qa", "--max-steps", 
 
 
 def torchrun(out: Path, *extra: str) -> None:
-    command = [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2", "-m", "mindzero",
+    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2", "-m", "mindzero",
                *TINY, "--out", str(out), *extra]  # fmt: skip
     env = {**os.environ, "OMP_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1"}
-    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr[-3000:]
+    # its own process group: a hung run is killed with its ranks, none left holding the rendezvous
+    run = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)  # fmt: skip
+    try:
+        _, stderr = run.communicate(timeout=600)
+    except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGKILL)
+        raise
+    assert run.returncode == 0, stderr[-3000:]
 
 
 def log(out: Path) -> list[dict]:
