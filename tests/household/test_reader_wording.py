@@ -177,6 +177,11 @@ LOOKED = ["kitchen/fridge (opened)"]  # looked inside the fridge
         ("He dashes to the kitchen and checks the fridge.", LOOKED),
         ("He goes to the fridge and looks inside.", LOOKED),
         ("He decides to go to the kitchen, where he rummages through the fridge.", LOOKED),
+        ("He walks to the kitchen and stops in front of the fridge.", ["kitchen/fridge"]),
+        ("He goes to the kitchen and opens both the fridge and the microwave.",
+         ["kitchen/fridge (opened)", "kitchen/microwave (opened)"]),
+        ("He returns to the living room after opening the fridge in the kitchen.",
+         ["kitchen/fridge (opened)", "room livingroom"]),
     ],
 )
 def test_places_passed_by_are_not_visited_and_looking_inside_opens(walk: str, visits: list[str]) -> None:

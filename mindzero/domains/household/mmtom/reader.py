@@ -43,7 +43,9 @@ from mindzero.domains.household.mmtom.lexicon import (
 #: Furniture kinds that hide their contents until opened (Watch-And-Help); the rest are surfaces.
 CONTAINER_KINDS = lexicon().containers
 #: Words that may stand between "opens" and the place it opens ("opens and then closes the stove").
-OPEN_THE = frozenset({"and", "then", "subsequently", "the", "a", "an", "up", "door", "of", "carefully", "slowly"})
+OPEN_THE = frozenset(
+    {"and", "then", "subsequently", "the", "a", "an", "up", "door", "of", "carefully", "slowly", "both"}
+)
 #: Furniture that names its room ("the bathroom cabinet", "the fridge").
 IMPLIED_ROOM = {"bathroomcabinet": "bathroom"} | {kind: "kitchen" for kind in lexicon().kitchen_only}
 #: Negations of a question's options ("is not inside", "isn't", "no").
@@ -964,9 +966,20 @@ def _split_action(sent: _Sentence, names: set[str]) -> tuple[list[_Sentence], li
             described.append(part)
             continue
         act, room = _split_relative(part)
-        actions.append(act)
+        actions += _after_first(act)
         described += [room] if room else []
     return actions, described
+
+
+def _after_first(sent: _Sentence) -> list[_Sentence]:
+    """"He returns to the living room after opening the fridge": the clause after "after" happened
+    first, so it is read first (a sentence that starts with "After ..." is already in order)."""
+    toks = sent.tokens
+    after = (i for i in range(1, len(toks) - 1) if toks[i].lower_ == "after" and toks[i + 1].lower_.endswith("ing"))
+    k = next(after, None)
+    if k is None:
+        return [sent]
+    return [_slice(sent, k + 1, len(toks)), _slice(sent, 0, k)]
 
 
 def _slice(sent: _Sentence, lo: int, hi: int) -> _Sentence:
