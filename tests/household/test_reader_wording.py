@@ -207,6 +207,15 @@ def test_where_the_person_comes_from_and_a_story_that_starts_with_a_walk() -> No
     assert walked.blockers() == [] and walked.unread[0]["why"] == "no sentence says where they start: read as kitchen"
 
 
+@pytest.mark.parametrize("person", ["Dr. Lee", "Mr. Brown", "Mrs Smith", "Prof. Okafor"])
+def test_a_title_before_the_name(person: str) -> None:
+    story = HOME + f"{person} is in the bedroom. They go to the kitchen and open the microwave.\n"
+    r = read_question(story + f"What is {person} looking for?")
+    told = {"person": person.split()[-1], "start": "bedroom", "visits": ["kitchen/microwave (opened)"]}
+    assert r.story.to_json() == told
+    assert r.unread == []
+
+
 def test_the_story_is_read_once_for_many_questions() -> None:
     told = read_story_text(HOME + WALK)
     assert told.question == "" and told.story.person == "Sam"
