@@ -84,9 +84,8 @@ def test_facts_prompts_do_not_depend_on_wording() -> None:
     """The same question in other words (the robustness set's rewordings) gets the same encoding."""
     from mindzero.domains.household.qa import facts_prompt
 
-    root = ROOT
     sources = MMTOM.read_text().splitlines()
-    reworded = [json.loads(line) for line in (root / "benchmarks/data/mmtom_robust/reworded.jsonl").open()][:60:3]
+    reworded = [json.loads(line) for line in (ROOT / "benchmarks/data/mmtom_robust/reworded.jsonl").open()][:60:3]
     for row in reworded:
         assert facts_prompt(row["question"]) == facts_prompt(json.loads(sources[row["source"]])["question"]), row["id"]
 

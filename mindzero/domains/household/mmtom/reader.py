@@ -645,9 +645,9 @@ def read_story(sentences: list[_Sentence], scene: Scene, person: str, names: set
             # "Sam walks into the kitchen." with no start given: start where the story first puts them
             story.start = first
             unread.append(sent.unread([], f"no sentence says where they start: read as {first}", False, False))
-            trial, why = _visits(sent, scene, story, room)
-            if not why and trial[0][: len(story.visits) + 1] and trial[0][len(story.visits)] == Visit(first):
-                trial[0].pop(len(story.visits))  # walking into the room they start in
+            trial, why = _visits(sent, scene, story, room)  # no start yet, so no visit before this sentence's
+            if not why and trial[0][:1] == [Visit(first)]:
+                trial[0].pop(0)  # walking into the room they start in
         if why:
             unread.append(sent.unread([], why))
             continue
