@@ -242,6 +242,15 @@ class AblationConfig:
         default=1,
         metadata={"help": "answers per decision, their particles pooled (> 1 needs a temperature)", "ge": 1, "le": 256},
     )
+    jobs: int = field(
+        default=1,
+        metadata={
+            "help": "row x seed runs trained side by side, each in its own process with cores / jobs torch threads "
+            "and its output in OUT/<row>/seed<k>.log (1: one after another, in this process)",
+            "ge": 1,
+            "le": 64,
+        },
+    )
 
 
 def cmd_ablation(args: argparse.Namespace) -> int:
@@ -353,10 +362,65 @@ def _reference_rows(config: AblationConfig) -> tuple[dict[str, dict], list[dict]
     return references, runs_of["exact"]
 
 
+def _train_logged(run: SSRLConfig, threads: int, log: Path) -> None:
+    """One run of :func:`_train_runs`' pool: ``threads`` torch threads, stdout and stderr into ``log``."""
+    import os
+    import sys
+
+    import torch
+
+    torch.set_num_threads(threads)
+    with log.open("a") as stream:
+        os.dup2(stream.fileno(), sys.stdout.fileno())
+        os.dup2(stream.fileno(), sys.stderr.fileno())
+        train_ssrl(run)
+
+
+def _train_runs(config: AblationConfig, recipe: SSRLConfig, out: Path) -> None:
+    """Train every row x seed run not finished yet (a cut one resumes from its checkpoint), ``config.jobs``
+    at a time. Side by side, each run is a spawned process (torch and TRL keep per-process state) with
+    an equal share of the cores; its progress goes to OUT/<row>/seed<k>.log and one line per finished
+    run comes here."""
+    todo = [
+        (row, seed)
+        for row in config.rows
+        for seed in config.seeds
+        if not (out / row / f"seed{seed}" / "final" / "config.json").is_file()
+    ]
+    if config.jobs == 1:
+        for row, seed in todo:
+            train_ssrl(_run_config(config, recipe, row, seed, out))
+        return
+    import multiprocessing
+    import os
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    threads = max(1, (os.cpu_count() or 1) // config.jobs)
+    pool = ProcessPoolExecutor(min(config.jobs, len(todo) or 1), mp_context=multiprocessing.get_context("spawn"))
+    with pool:
+        futures = {}
+        for row, seed in todo:
+            log = out / row / f"seed{seed}.log"
+            log.parent.mkdir(parents=True, exist_ok=True)
+            run = _run_config(config, recipe, row, seed, out)
+            futures[pool.submit(_train_logged, run, threads, log)] = (row, seed, log)
+        print(f"training {len(todo)} runs, {config.jobs} at a time, {threads} threads each", flush=True)
+        for done, future in enumerate(as_completed(futures), 1):
+            row, seed, log = futures[future]
+            error = future.exception()
+            if error is not None:
+                for other in futures:
+                    other.cancel()
+                raise UserError(f"{row}/seed{seed} failed ({type(error).__name__}: {error}); its output: {log}")
+            print(f"trained {row}/seed{seed} ({done} of {len(todo)}); its output: {log}", flush=True)
+
+
 def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tuple[list[dict], dict]:
     """(samples, summary per row): each row x seed trained into OUT/<row>/seed<k>/ (a
-    finished run is reused and a cut one resumed: an ablation continued with --resume) and evaluated
-    (the evaluation kept in OUT/<row>/seed<k>/assist-eval.json, reused while the read-out is the same)."""
+    finished run is reused and a cut one resumed: an ablation continued with --resume; ``config.jobs``
+    at a time) and evaluated (the evaluation kept in OUT/<row>/seed<k>/assist-eval.json, reused while
+    the read-out is the same)."""
+    _train_runs(config, recipe, out)
     domain, settings, runs = _assist_protocol(config)
     samples, summary = [], {}
     for row in config.rows:
@@ -364,8 +428,6 @@ def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tup
         per_seed = []
         for seed in config.seeds:
             folder = out / row / f"seed{seed}"
-            if not (folder / "final" / "config.json").is_file():  # a finished run is reused; a cut one resumed
-                train_ssrl(_run_config(config, recipe, row, seed, out))
             trained = json.loads((folder / "ssrl_config.json").read_text())  # decode as the model was trained
             if trained.get("domain", "gridworld") != config.domain:  # e.g. a row folder copied in from another ablation
                 raise UserError(f"{folder} holds a {trained['domain']} run; this ablation is --domain {config.domain}")

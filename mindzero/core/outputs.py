@@ -1,7 +1,7 @@
 """Output folders: every writing command owns its ``--out``, and an interrupted run can continue.
 
 A run records itself in ``OUT/mindzero-run.json``: the command, its config (without ``out``,
-``resume`` and ``overwrite``, which do not change what is written) and ``complete``. The record is
+``resume``, ``overwrite`` and ``jobs``, which do not change what is written) and ``complete``. The record is
 written as incomplete before the first output and rewritten as complete after the last one, so a
 folder whose record says ``"complete": false`` (or that has none) is recognisably unfinished.
 
@@ -44,7 +44,7 @@ from mindzero.core.results import atomic_write_text, dumps_json, dumps_row, prep
 #: The run record: command, config and whether the run finished.
 RECORD = "mindzero-run.json"
 #: Options that say how to treat the folder, not what to write in it: never part of a run's identity.
-NOT_RECORDED = ("out", "resume", "overwrite")
+NOT_RECORDED = ("out", "resume", "overwrite", "jobs")
 #: Seconds of work between two checkpoints of a :class:`RowStream`: what a resumed run may redo
 #: (``MINDZERO_CHECKPOINT_SECONDS`` sets it, e.g. for tests that interrupt short runs).
 CHECKPOINT_SECONDS = float(os.environ.get("MINDZERO_CHECKPOINT_SECONDS", "1"))

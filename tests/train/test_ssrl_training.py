@@ -392,6 +392,45 @@ def test_ablation_trains_every_row_from_the_recipe_and_evaluates_it(
     assert json.loads((sampled / "results.json").read_text())["metrics"]["single"]["tflops_per_decision"] > 1.5 * greedy
 
 
+def test_ablation_trains_runs_side_by_side_as_one_after_another(
+    tiny_model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """`train ablation --jobs 2`: the runs train in two spawned processes, each one's output in its own
+    log, into the same models as one after another (one torch thread each); --jobs is not part of the
+    run, so a run cut under --jobs 2 resumes with --jobs 1."""
+    from mindzero.cli import main
+
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text(
+        f"model: {tiny_model_dir}\ntrain_episodes: 2\nprompts_per_step: 2\nnum_generations: 2\n"
+        "max_completion_length: 8\nsave_steps: 1\neval_every: 0\n"
+    )
+    flags = ["--train-config", str(recipe), "--rows", "none,single", "--seeds", "1", "--max-steps", "1"]
+    flags += ["--n-particles", "2", "--episodes", "1", "--eval-seeds", "10"]
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # as each of the two side-by-side runs on this 2-core machine
+    try:
+        assert main(["train", "ablation", *flags, "--out", str(tmp_path / "serial")]) == 0
+    finally:
+        torch.set_num_threads(threads)
+    capsys.readouterr()
+    assert main(["train", "ablation", *flags, "--jobs", "2", "--out", str(tmp_path / "side")]) == 0
+    printed = capsys.readouterr().out
+    assert "training 2 runs, 2 at a time" in printed and "trained single/seed1 (" in printed
+    for row in ("none", "single"):
+        log = (tmp_path / "side" / row / "seed1.log").read_text()
+        assert "'train_runtime'" in log and "'train_runtime'" not in printed  # the run's own output, not ours
+        weights = [
+            (tmp_path / run / row / "seed1" / "final" / "model.safetensors").read_bytes() for run in ("serial", "side")
+        ]
+        assert weights[0] == weights[1]
+    serial, side = (json.loads((tmp_path / run / "results.json").read_text())["metrics"] for run in ("serial", "side"))
+    assert serial == side
+    assert main(["train", "ablation", *flags, "--out", str(tmp_path / "side"), "--resume"]) == 0
+
+
 @pytest.fixture(scope="module")
 def household_ablation(tiny_model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """`train ablation --domain household`, 2 rows x 1 seed, one GRPO step each on the tiny model, read out
