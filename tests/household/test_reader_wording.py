@@ -216,6 +216,32 @@ def test_a_title_before_the_name(person: str) -> None:
     assert r.unread == []
 
 
+LOWER_HOME = (
+    "ok so the flat has a kitchen and a living room. kitchen's got a fridge and a microwave, fridge has 2 apples "
+    "and the microwave has a cupcake in it. living room has a couch.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("story", "person"),
+    [("daniel's in the kitchen about to open the fridge.", "Daniel"),
+     ("maria is in the living room. she heads to the kitchen and is about to open the fridge.", "Maria")],
+)
+def test_a_story_typed_in_lower_case_names_its_person_though_the_question_says_he_or_she(
+    story: str, person: str
+) -> None:
+    """Only the story names the person, in lower case; the question says "he"/"she"."""
+    question = "if they want a cupcake which is more likely? a) they think the cupcake's in the fridge b) they don't"
+    r = read_question(LOWER_HOME + story + "\n" + question)
+    assert r.story.person == person and r.story.to_json()["visits"][-1] == "kitchen/fridge"
+    assert r.query.kind == "belief" and r.query.goal == "cupcake"
+
+
+def test_a_common_word_starting_a_sentence_is_not_taken_for_the_person() -> None:
+    with pytest.raises(UserError, match="which room they start in"):
+        read_question(LOWER_HOME + "everyone is in the kitchen about to open the fridge.\nwhat are they after?")
+
+
 def test_the_story_is_read_once_for_many_questions() -> None:
     told = read_story_text(HOME + WALK)
     assert told.question == "" and told.story.person == "Sam"

@@ -1004,17 +1004,19 @@ def _split_relative(sent: _Sentence) -> tuple[_Sentence, _Sentence | None]:
 
 
 def _first_name(sentences: list[_Sentence]) -> str | None:
-    """The person when no heading or question names them: a capitalised word the lexicon does not
-    know that starts a sentence and is followed by a verb of being or walking ("Maria is ...")."""
+    """The person when no heading or question names them: a word the lexicon does not know that
+    starts a sentence and is followed by a verb of being or walking ("Maria is ...", and in a story
+    typed in lower case "daniel's in the kitchen", unless it is a common word such as "everyone")."""
     verbs = set(lexicon().verbs["start"]) | WALKS
     for s in sentences:
         first, second = s.tokens[0], s.tokens[1] if len(s.tokens) > 1 else s.tokens[0]
-        if not first.is_title or first.lemma_ in lexicon().known:
+        named = first.is_title or (first.is_lower and first.is_alpha and not first.is_stop)
+        if not named or first.lemma_ in lexicon().known:
             continue
         # "Maria is ...", or a heading "Sarah: bedroom -> kitchen" (a room and a walk, not "Contents: ...")
         walks = any(t.lemma_ in verbs or t.text in ("->", ">", "→") for t in s.tokens)
         if second.lemma_ in verbs or (second.text == ":" and walks and any(m.kind == "room" for m in s.found)):
-            return first.text
+            return first.text if first.is_title else first.text.title()
     return None
 
 
