@@ -242,6 +242,53 @@ def test_a_common_word_starting_a_sentence_is_not_taken_for_the_person() -> None
         read_question(LOWER_HOME + "everyone is in the kitchen about to open the fridge.\nwhat are they after?")
 
 
+@pytest.mark.parametrize(
+    ("walk", "visits"),
+    [
+        ("He goes to the kitchen and opens the microwave, then he heads to the fridge.",
+         ["kitchen/microwave (opened)", "kitchen/fridge"]),
+        ("He goes to the kitchen, opens the microwave, then walks over to the fridge.",
+         ["kitchen/microwave (opened)", "kitchen/fridge"]),
+        ("He goes to the kitchen and opens the microwave, and then the fridge.",
+         ["kitchen/microwave (opened)", "kitchen/fridge (opened)"]),
+        ("He opens the microwave and closes it, then does the same with the fridge, and then with the stove.",
+         ["kitchen/microwave (opened)", "kitchen/fridge (opened)", "kitchen/stove (opened)"]),
+    ],
+)  # fmt: skip
+def test_opening_ends_at_the_next_verb_and_goes_on_over_a_list(walk: str, visits: list[str]) -> None:
+    """Before, "opens the microwave, then he heads to the fridge" opened the fridge too."""
+    home = HOME.replace("a microwave and", "a microwave, a stove and")
+    assert state(home + "Sam is in the bedroom. " + walk + "\n").get("story")["visits"] == visits
+
+
+def test_british_and_slang_names_of_a_stove_and_a_remote() -> None:
+    home = HOME.replace("a microwave and", "a microwave, a hob and").replace("the TV remote", "the telly remote")
+    s = state(home + "Sam is in the bedroom. He goes to the hob.\n")
+    assert s["scene"]["places"]["livingroom/sofa"] == {"remotecontrol": 1} and "kitchen/stove" in s["scene"]["places"]
+    assert s["story"]["visits"] == ["kitchen/stove"] and s["unread"] == []
+
+
+def test_a_misspelt_place_or_object_is_read_as_meant_and_said() -> None:
+    """Typing slips one edit from exactly one household word are corrected and noted (blocking
+    nothing); real words one edit away ("boils" / "bowls") and names stay as typed."""
+    r = read_question(
+        HOME + "Sam is in the bedroom. He goes to the kitchn, opens the microwve and then heads to the fridg.\n"
+        "If Sam wants a cupcake, which is more likely? (a) He thinks the cupcake is in the refridgerator. "
+        "(b) He thinks it is not in the refridgerator."
+    )
+    assert r.story.to_json()["visits"] == ["kitchen/microwave (opened)", "kitchen/fridge"]
+    assert (r.query.kind, r.query.goal, r.query.place) == ("belief", "cupcake", "kitchen/fridge")
+    assert [u["why"] for u in r.unread] == [
+        "read 'kitchn' as 'kitchen' (a misspelling)",
+        "read 'microwve' as 'microwave' (a misspelling)",
+        "read 'fridg' as 'fridge' (a misspelling)",
+        *["read 'refridgerator' as 'refrigerator' (a misspelling)"] * 2,  # the question's, in the same text
+    ]
+    assert r.blockers() == []
+    boils = read_question(HOME + "Sam is in the bedroom. He goes to the kitchen and boils water.\nWhat is Sam after?")
+    assert not any("misspelling" in u["why"] for u in boils.unread)
+
+
 def test_the_story_is_read_once_for_many_questions() -> None:
     told = read_story_text(HOME + WALK)
     assert told.question == "" and told.story.person == "Sam"

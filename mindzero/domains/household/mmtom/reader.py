@@ -36,6 +36,7 @@ from mindzero.domains.household.mmtom.lexicon import (
     lexicon,
     mentions,
     pipeline,
+    spelling_fixes,
     unknown,
     unknown_words,
 )
@@ -45,6 +46,12 @@ CONTAINER_KINDS = lexicon().containers
 #: Words that may stand between "opens" and the place it opens ("opens and then closes the stove").
 OPEN_THE = frozenset(
     {"and", "then", "subsequently", "the", "a", "an", "up", "door", "of", "carefully", "slowly", "both"}
+)
+#: Words that may join the places one "opens" or "does the same with" acts on ("opens the fridge, and
+#: then the microwave", "the same with the stove, and then with the oven");
+#: any other word between two places (a verb: "opens the fridge, then heads to the stove") ends it.
+LISTED = frozenset(
+    {",", "and", "then", "the", "a", "an", "also", "both", "plus", "&", "finally", "next", "with", "as", "well"}
 )
 #: Furniture that names its room ("the bathroom cabinet", "the fridge").
 IMPLIED_ROOM = {"bathroomcabinet": "bathroom"} | {kind: "kitchen" for kind in lexicon().kitchen_only}
@@ -710,8 +717,9 @@ def _visits(sent: _Sentence, scene: Scene, story: Story, room: str | None) -> tu
                     trial.append(Visit(cur, pid, flag, flag))
                 group.append(len(trial) - 1)
             nxt = found[i + 1] if i + 1 < len(found) else None
-            if nxt is None or nxt.kind != "places":
-                opening = repeating = False  # "opens the stove, closes it, walks to the microwave"
+            listed = nxt is not None and {t.lower_ for t in toks[m.end : nxt.start]} <= LISTED
+            if nxt is None or nxt.kind != "places" or not listed:
+                opening = repeating = False  # "opens the stove, closes it / then heads to the microwave"
         elif m.kind == "vague":
             if not any(n.kind == "places" and n.name == "cabinet" for n in found[i + 1 :]):
                 return None, f"{toks[m.start:m.end].text!r}: which ones?"  # not "the cabinets — the eighth, ..."
@@ -911,6 +919,7 @@ class ToldStory:
     def ask(self, question: str) -> Reading:
         """The reading of one question on this story (a :class:`UserError` if it cannot be read)."""
         last = self.story.visits[-1].room if self.story.visits else self.story.start
+        question, _ = _respell(question)
         query = read_query(question, self.scene, last, self.context | _context(question))
         return Reading(self.scene, self.story, query, self.sentences, self.unread)
 
@@ -920,7 +929,7 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
     question); ``questions`` asked about it lend their names of the person. Sentences that name the
     person or a verb of walking, opening or closing are actions, in the order told; the others
     describe the apartment as it was at the start. ``strict``: an unread sentence is an error."""
-    text = check_text(text)
+    text, respelled = _respell(check_text(text))
     _check_english(text)
     spans, embedded, person, acts_from = _layout(text)
     context = _context(" ".join([text, *questions]))
@@ -940,12 +949,26 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
         described += [replace(r, part="description") for r in rooms]
     scene, unread1 = read_scene(described)
     story, unread2 = read_story(actions, scene, person or "the person", names)
-    unread = sorted(unread1 + unread2, key=lambda u: u["line"])
+    unread = sorted(respelled + unread1 + unread2, key=lambda u: u["line"])
     if strict and unread:
         u = unread[0]
         why = u["why"] or "unknown words: " + ", ".join(u["unknown"])
         raise UserError(f"line {u['line']}: cannot read {u['text'][:80]!r} ({why})")
     return ToldStory(scene, story, len(sentences), unread, embedded.strip(), context)
+
+
+def _respell(text: str) -> tuple[str, list[dict]]:
+    """The text with its misspelt room, furniture and object words corrected (:func:`spelling_fixes`),
+    and a note per correction for ``unread`` (it blocks nothing: the reading says what it assumed)."""
+    fixes = spelling_fixes(text)
+    notes = []
+    for offset, typed, meant in reversed(fixes):
+        text = text[:offset] + meant + text[offset + len(typed) :]
+        line = text.count("\n", 0, offset) + 1
+        why = f"read {typed!r} as {meant!r} (a misspelling)"
+        notes.append({"line": line, "part": "spelling", "text": typed, "unknown": [], "why": why, "names": [],
+                      "acts": False})  # fmt: skip
+    return text, notes[::-1]
 
 
 #: Verbs after "the kitchen, which ..." that describe the room, not the person.
