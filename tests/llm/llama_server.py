@@ -38,9 +38,11 @@ def llama_server(
     context_per_slot: int = 2048,
     startup_seconds: float = 120.0,
     log: Path | None = None,
+    options: tuple[str, ...] = (),
 ) -> Iterator[str]:
     """Serve ``gguf`` with ``parallel`` slots (requests decoded together, continuous batching) on a
-    free local port; yields the ``/v1`` base URL once ``/health`` answers, stops the server after."""
+    free local port, with more command-line ``options``; yields the ``/v1`` base URL once ``/health``
+    answers, stops the server after."""
     port = _free_port()
     command = [
         binary,
@@ -56,6 +58,7 @@ def llama_server(
         str(parallel * context_per_slot),
         "--threads",
         str(threads or os.cpu_count() or 1),
+        *options,
     ]
     stream = log.open("w") if log else subprocess.DEVNULL
     server = subprocess.Popen(command, stdout=stream, stderr=stream)

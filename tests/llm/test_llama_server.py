@@ -16,20 +16,24 @@ pytestmark = pytest.mark.slow
 
 
 def test_questions_answered_through_a_real_server_one_or_eight_requests_at_a_time(tmp_path) -> None:
-    """Greedy answers of 12 GridWorld questions, sent one at a time and eight at a time to a server
-    with eight slots: every request answered, the answers parsed as by any backend, and the same
-    answers both ways (each request decodes greedily in its own slot)."""
+    """Greedy answers of 12 GridWorld questions from a server with eight slots and no prompt cache:
+    sent one at a time twice, the same answers (a reused cached prefix changes the numbers: with it,
+    the second pass answered differently); eight at a time, every question answered and parsed as by
+    any backend. Not the same answers: llama.cpp's results depend on which requests
+    share a batch (ggml-org/llama.cpp#6950, #7052), so the benchmark reports how many agree."""
     binary = find_llama_server()
     if binary is None:
         pytest.skip("no llama-server binary (MINDZERO_LLAMA_SERVER or PATH; docs/llm.md)")
     rows = build_split("train", 4, seed=0, progress=False)[:12]
     settings = LLMSettings(max_new_tokens=4, temperature=0.0)
-    answers = {}
-    with llama_server(binary, packaged_gguf("smollm2-135m"), parallel=8, log=tmp_path / "server.log") as url:
-        for concurrency in (1, 8):
+    answers = []
+    gguf, uncached = packaged_gguf("smollm2-135m"), ("--no-cache-prompt", "--cache-ram", "0")
+    with llama_server(binary, gguf, parallel=8, log=tmp_path / "server.log", options=uncached) as url:
+        for concurrency in (1, 1, 8):
             backend = OpenAIBackend(url, concurrency=concurrency)
             answerer = LLMQAAnswerer(get_domain("gridworld"), backend, settings=settings)
-            answers[concurrency] = [r for records, _ in answerer.answers(rows, seed=0, batch=12) for r in records]
-    assert len(answers[1]) == len(rows) == len(answers[8])
-    assert all(r["prediction"] in ("a", "b", None) and isinstance(r["text"], str) for r in answers[1])
-    assert [r["text"] for r in answers[1]] == [r["text"] for r in answers[8]]
+            answers.append([r for records, _ in answerer.answers(rows, seed=0, batch=12) for r in records])
+    one, again, eight = answers
+    assert [r["text"] for r in one] == [r["text"] for r in again]
+    assert len(eight) == len(rows) and all(r["text"] for r in eight)
+    assert all(r["prediction"] in ("a", "b", None) for r in one + eight)
