@@ -289,6 +289,27 @@ def test_a_misspelt_place_or_object_is_read_as_meant_and_said() -> None:
     assert not any("misspelling" in u["why"] for u in boils.unread)
 
 
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        ("Does Sam doubt that the bowl is in the fridge?", "doubt"),
+        ("Does Sam believe the fridge is missing a bowl?", "missing"),
+        ("Is Sam unaware that the bowl is not in the fridge?", "unaware"),
+        ("Does Sam think the bowl is anywhere but the fridge?", "but"),
+        ("Does Sam think the bowl is somewhere other than the fridge?", "other"),
+    ],
+)
+def test_a_belief_question_turned_round_by_a_word_not_modelled_is_refused(question: str, word: str) -> None:
+    """Before, each was answered, the first four the wrong way round ("doubt" read as "think")."""
+    with pytest.raises(UserError, match=f"the question says '{word}'"):
+        read_question(HOME + WALK + question)
+
+
+@pytest.mark.parametrize("question", ["What is Sam hunting for?", "What is Sam reaching for?", "What is he going for?"])
+def test_goal_questions_with_two_word_verbs(question: str) -> None:
+    assert read_question(HOME + WALK + question).query.open_choice
+
+
 def test_the_story_is_read_once_for_many_questions() -> None:
     told = read_story_text(HOME + WALK)
     assert told.question == "" and told.story.person == "Sam"

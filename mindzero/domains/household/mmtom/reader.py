@@ -57,6 +57,11 @@ LISTED = frozenset(
 IMPLIED_ROOM = {"bathroomcabinet": "bathroom"} | {kind: "kitchen" for kind in lexicon().kitchen_only}
 #: Negations of a question's options ("is not inside", "isn't", "no").
 NEGATIONS = frozenset({"not", "n't", "no", "never", "nowhere", "nothing"})
+#: Words (lemmas, lower case) that turn a belief question round in ways the reader does not model
+#: ("does she doubt ...", "is the fridge missing ...", "anywhere but the fridge", "is he unaware
+#: ..."): such a question is refused, never answered the wrong way round.
+POLARITY_WORDS = frozenset({"doubt", "unaware", "miss", "lack", "absent", "elsewhere", "except", "besides",
+                            "mistaken", "wrong", "forget", "unsure", "uncertain", "unlikely", "but", "other"})
 #: Where each part of a story starts ("Actions taken by Mary:", "Question:") when it is labelled.
 ACTIONS_HEAD = re.compile(r"actions taken by\s+([A-Za-z][\w'-]*)\s*:", re.IGNORECASE)
 QUESTION_HEAD = re.compile(r"(?:\bquestion|^\s*q)\s*(?::|-|–)", re.IGNORECASE | re.MULTILINE)
@@ -91,7 +96,9 @@ GOAL_PHRASE = re.compile(
 ANSWER_WORDS = frozenset("answer answers respond reply please with either a b or just only letter the one".split())
 #: Words of a question about what the person wants ("What is she trying to get?").
 GOAL_WORDS = frozenset("get want wants wanted look looking search searching seek seeking find fetch grab after goal "
-                       "need needs retrieve take trying".split())
+                       "need needs retrieve take trying hunt hunting".split())
+#: Verbs of a question about what the person wants that need "for" ("What is he going for?").
+GOING_FOR = re.compile(r"\b(?:go|goes|going|reach|reaches|reaching|hunt|hunts|hunting) for\b", re.I)
 @dataclass(frozen=True)
 class Place:
     """A piece of furniture: ``id`` is ``room/kind`` or ``room/kind/index`` (kitchen cabinets)."""
@@ -853,6 +860,12 @@ def read_query(text: str, scene: Scene, room: str, context: frozenset[str]) -> Q
         options = [_Option("yes", [], [], False, "yes"), _Option("no", [], [], True, "no")]
     if len(options) != 2:
         raise UserError(f"a belief question needs two options (inside / not inside), got {len(options)}")
+    turning = _polarity_words(" ".join([stem.text, *(o.text for o in options)]))
+    if turning:
+        raise UserError(
+            f"cannot tell which answer says the {display_name(goal)} is inside: the question says "
+            f"{', '.join(map(repr, turning))}; ask 'Does she think the {display_name(goal)} is in the ...?'"
+        )
     inside = [_says_inside(o, stem) for o in options]
     places = {(p.places[0][0], p.places[0][1]) for p in containers}
     if inside[0] == inside[1] or len(places) != 1 or len(containers[0].places) != 1:
@@ -862,6 +875,24 @@ def read_query(text: str, scene: Scene, room: str, context: frozenset[str]) -> Q
     if pid is None:
         raise UserError(f"the question's container {containers[0].text!r} is not one place of the apartment")
     return Query("belief", goal=goal, place=pid, inside=inside.index(True))
+
+
+def _polarity_words(text: str) -> list[str]:
+    """The lower-case words of ``text`` whose lemma is in :data:`POLARITY_WORDS` ("but" only as
+    "anywhere but" / "all but", "other" only before "than")."""
+    nlp, _ = pipeline()
+    toks = [t for t in nlp(text) if t.is_lower]
+    found = []
+    for i, t in enumerate(toks):
+        if t.lemma_ not in POLARITY_WORDS and t.lower_ not in POLARITY_WORDS:
+            continue
+        before, after = toks[i - 1].lower_ if i else "", toks[i + 1].lower_ if i + 1 < len(toks) else ""
+        if (t.lower_ == "but" and before not in ("anywhere", "all", "everywhere")) or (
+            t.lower_ == "other" and after != "than"
+        ):
+            continue
+        found.append(t.text)
+    return found
 
 
 def _says_inside(option: _Option, stem: _Option) -> bool:
@@ -880,7 +911,8 @@ def _goal_query(text: str, stem: _Option, options: list[_Option], scene: Scene, 
         premise = stem
     else:  # free choice: the objects the question names, or every class in the apartment
         goals = tuple(dict.fromkeys(o for o in stem.objects if o)) if len(set(stem.objects)) > 1 else ()
-        if not goals and not GOAL_WORDS & {w.lower() for w in re.findall(r"[A-Za-z]+", text)}:
+        asks = GOAL_WORDS & {w.lower() for w in re.findall(r"[A-Za-z]+", text)} or GOING_FOR.search(text)
+        if not goals and not asks:
             raise UserError(f"question in an unknown form (ask what the person thinks or wants): {text[:80]!r}")
         goals = goals or tuple(sorted({c for counts in scene.objects.values() for c in counts if counts[c]}))
         premise = _Option("", [], [], False, None)
