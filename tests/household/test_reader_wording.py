@@ -310,6 +310,26 @@ def test_goal_questions_with_two_word_verbs(question: str) -> None:
     assert read_question(HOME + WALK + question).query.open_choice
 
 
+@pytest.mark.parametrize(
+    "cabinets",
+    ["3 cupboards (1: a bowl, 2: nothing, 3: two plates)", "3 cupboards. Cupboards: 1: bowl, 2: empty, 3: 2 plates",
+     "3 cupboards (1: bowl | 2: nothing | 3: plates x2)", "3 cupboards (2: empty, 1: a bowl, 3: 2x plates)"],
+)  # fmt: skip
+def test_numbered_entries_after_a_colon_hold_what_follows_them(cabinets: str) -> None:
+    """Before, "(1: a bowl, 2: nothing" put the bowl in cupboard 2: the objects after "1:" went to
+    the number after them."""
+    s = state(f"The kitchen has a fridge and {cabinets}. The living room has a sofa.\n" + WALK)
+    places = s["scene"]["places"]
+    assert places["kitchen/kitchencabinet/1"] == {"dishbowl": 1} and places["kitchen/kitchencabinet/2"] == {}
+    assert places["kitchen/kitchencabinet/3"] == {"plate": 2}
+
+
+@pytest.mark.parametrize("apples", ["apples x2", "2x apples", "apples x 2", "apples (x2)", "apples ×2"])
+def test_counts_written_as_multiplications(apples: str) -> None:
+    s = state(f"The kitchen has a fridge with {apples} and a salmon. The living room has a sofa.\n" + WALK)
+    assert s["scene"]["places"]["kitchen/fridge"] == {"apple": 2, "salmon": 1} and s["unread"] == []
+
+
 def test_the_story_is_read_once_for_many_questions() -> None:
     told = read_story_text(HOME + WALK)
     assert told.question == "" and told.story.person == "Sam"

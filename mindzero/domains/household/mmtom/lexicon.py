@@ -212,6 +212,11 @@ def _ordinal(token) -> int | None:
     return lex.ordinals.get(token.lemma_)
 
 
+#: A count written as a multiplication, after the object ("apples x2", "plates ×3") or before it ("2x apples").
+TIMES_AFTER = re.compile(r"[x×](\d+)", re.I)
+TIMES_BEFORE = re.compile(r"(\d+)[x×]", re.I)
+
+
 def _count(token) -> int | None:
     if token.like_num and token.text.isdigit():
         return int(token.text)
@@ -265,8 +270,21 @@ def mentions(sent, context: frozenset[str] = frozenset()) -> list[Mention]:
                 start, count = start - 2, _count(doc[start - 2])  # "a couple of apples"
             elif start >= 1 and _count(doc[start - 1]) is not None:
                 start, count = start - 1, _count(doc[start - 1])
+            elif start >= 1 and (times := TIMES_BEFORE.fullmatch(doc[start - 1].text)):
+                start, count = start - 1, int(times[1])  # "2x apples"
+            elif start >= 2 and doc[start - 1].lower_ in ("x", "×") and doc[start - 2].text.isdigit():
+                start, count = start - 2, int(doc[start - 2].text)  # "2 x apples"
+            end = s.end
+            if end < len(doc) and (times := TIMES_AFTER.fullmatch(doc[end].text)):
+                end, count = end + 1, int(times[1])  # "apples x2"
+            elif end + 1 < len(doc) and doc[end].lower_ in ("x", "×") and doc[end + 1].text.isdigit():
+                end, count = end + 2, int(doc[end + 1].text)  # "apples x 2"
+            elif end + 2 < len(doc) and doc[end].text == "(" and doc[end + 2].text == ")" and (
+                times := TIMES_AFTER.fullmatch(doc[end + 1].text)
+            ):
+                end, count = end + 3, int(times[1])  # "apples (x2)"
             name = classes[0] if len(classes) == 1 else ""
-            out.append(Mention("obj", start, s.end, name=name, count=count, candidates=lex.ambiguous.get(value, ())))
+            out.append(Mention("obj", start, end, name=name, count=count, candidates=lex.ambiguous.get(value, ())))
         else:
             kinds = {"about_to_open": "about", "from_right": "right", "from_left": "filler"}
             out.append(Mention(kinds.get(kind, kind), s.start, s.end))

@@ -464,6 +464,7 @@ def _assign(
     pairs: list[tuple[str, Mention]] = []
     toks = sent.tokens
     named_here = False  # whether a clause of this sentence has named a place yet
+    tail: list[str] = []  # the places of the last place the clause before named ("1" in "(1: a bowl, 2: ...")
     for lo, hi in _clauses(sent):
         # "the bedroom has a desk, and the bathroom has a cabinet": each clause in the room it names
         room = next((m.name for m in sent.found if lo <= m.start < hi and m.kind == "room"), room)
@@ -480,6 +481,8 @@ def _assign(
                 continue
             relative = {t.lower_ for t in toks[a : found[0].start]} & {"which", "latter"}
             if all(m.kind == "obj" for m in found):
+                if not owner and a == lo and toks[lo].text in (":", "-", "–", "—") and tail:
+                    owner = tail  # "1: a bowl, a plate, 2: ...": the place just before the colon
                 if not owner:
                     orphans += found
                     continue
@@ -507,6 +510,8 @@ def _assign(
             pairs += given
         previous = owner or previous  # "... has a coffee table; a book is on it"
         named_here = named_here or bool(owner)
+        last = next((m for m in reversed(clause) if m.kind == "places"), None)
+        tail = [place_id(room, *ki) for ki in _expand(last, room)] if last else []
     return named, pairs, room
 
 
