@@ -330,6 +330,19 @@ def test_counts_written_as_multiplications(apples: str) -> None:
     assert s["scene"]["places"]["kitchen/fridge"] == {"apple": 2, "salmon": 1} and s["unread"] == []
 
 
+@pytest.mark.parametrize(
+    "walk",
+    ["At 9:00 Sam is in the bedroom. At 9:05 he goes to the kitchen and opens the fridge.",
+     "At 7am Sam is in the bedroom. A few minutes later he goes to the kitchen and opens the fridge.",
+     "In the morning Sam is in the bedroom. At 7.10 pm he goes to the kitchen and opens the fridge."],
+)  # fmt: skip
+def test_times_of_day_say_when_and_nothing_more(walk: str) -> None:
+    """Before, "At 9:00 Sam is in the bedroom." was unread ('9:00' unknown) and every question refused."""
+    s = state(HOME + walk + "\n")
+    assert s["story"] == {"person": "Sam", "start": "bedroom", "visits": ["kitchen/fridge (opened)"]}
+    assert s["unread"] == []
+
+
 def test_the_story_is_read_once_for_many_questions() -> None:
     told = read_story_text(HOME + WALK)
     assert told.question == "" and told.story.person == "Sam"

@@ -486,9 +486,13 @@ def unknown_words(sent, found: list[Mention], names: set[str]) -> list[str]:
     return [f"{sent[m.start : m.end].text} (which one?)" for m in unsettled] + words
 
 
+#: A time of day ("9:05", "10.30pm", "7am"): when something happened, meaning nothing more here.
+CLOCK = re.compile(r"\d{1,2}(?:[:.]\d{2})?(?:am|pm|a\.m\.|p\.m\.)?|\d{1,2}[:.]\d{2}", re.I)
+
+
 def unknown(token, names: set[str]) -> bool:
     """Whether a token is a word the lexicon does not know (nor a name, number or modifier)."""
-    if token.is_punct or token.is_space or token.like_num or token.lower_ in names:
+    if token.is_punct or token.is_space or token.like_num or token.lower_ in names or CLOCK.fullmatch(token.text):
         return False
     return token.lemma_ not in lexicon().known and not modifier(token.lower_)
 
