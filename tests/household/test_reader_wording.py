@@ -343,6 +343,24 @@ def test_times_of_day_say_when_and_nothing_more(walk: str) -> None:
     assert s["unread"] == []
 
 
+def test_a_last_action_that_says_wants_is_not_taken_for_the_question() -> None:
+    """Before, "Not finding what he wants, he closes it and turns to the fridge." ended the story, read
+    as the question's premise ("wants"), and was dropped without a note: the fridge visit was lost."""
+    r = read_question(
+        HOME + "Sam is in the bedroom. He goes to the kitchen and opens the second cupboard. Not finding what "
+        "he wants, he closes it and turns to the fridge.\nWhat is Sam trying to get?"
+    )
+    assert r.story.to_json()["visits"] == ["kitchen/kitchencabinet/2 (opened)"]
+    assert [u["text"][:18] for u in r.blockers()] == ["Not finding what h"]  # unread, and it says so
+
+
+def test_poking_around_or_searching_through_a_cupboard_opens_it() -> None:
+    for walk in ("He wanders into the kitchen, pokes around in cupboard 2, then saunters over to the fridge.",
+                 "He goes to the kitchen, searches through the second cupboard and then walks to the fridge."):
+        visits = state(HOME + "Sam is in the bedroom. " + walk + "\n")["story"]["visits"]
+        assert visits == ["kitchen/kitchencabinet/2 (opened)", "kitchen/fridge"]
+
+
 def test_the_story_is_read_once_for_many_questions() -> None:
     told = read_story_text(HOME + WALK)
     assert told.question == "" and told.story.person == "Sam"

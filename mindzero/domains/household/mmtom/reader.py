@@ -76,6 +76,8 @@ PERSONAL = frozenset({"she", "he", "him", "herself", "himself"})
 #: Verbs of walking that mark a sentence as an action even without a subject ("Goes to the fridge.").
 WALKS = frozenset(lexicon().verbs["walk"]) - {"make", "way", "set", "near", "pass", "cross", "turn", "shift",
                                               "direct", "continue", "come", "reach", "head off", "trip", "run"}
+#: Verbs of a sentence that tells what the person did: walking, opening, closing.
+ACTION_VERBS = WALKS | {p for kind in ("open", "close") for p in lexicon().verbs[kind] if " " not in p}
 #: Words that say the person goes by a place without visiting it ("ignoring the fridge", "walks past
 #: the stove", "skips the first cabinet", "without opening the fridge", "instead of the microwave").
 PASSING = frozenset(
@@ -280,7 +282,8 @@ def _question_like(sent) -> bool:
         return True
     if words and set(words) <= ANSWER_WORDS:
         return True
-    return bool(GOAL_PHRASE.search(sent.text)) and not any(t.lemma_ in WALKS for t in sent)
+    # a premise names no action: "Not finding what he wants, he closes it and turns to the fridge." acts
+    return bool(GOAL_PHRASE.search(sent.text)) and not any(t.lemma_ in ACTION_VERBS for t in sent)
 
 
 def _layout(text: str) -> tuple[list[tuple[int, object]], str, str | None, int]:
