@@ -361,6 +361,21 @@ def test_poking_around_or_searching_through_a_cupboard_opens_it() -> None:
         assert visits == ["kitchen/kitchencabinet/2 (opened)", "kitchen/fridge"]
 
 
+@pytest.mark.parametrize(
+    ("question", "options"),
+    [("Sam thinks there is no bowl in the fridge. What is he more likely looking for, a bowl or the crisps?",
+      ("dishbowl", "chips")),
+     ("Given that Sam believes the fridge holds no bowl, is he after the bowl or the crisps?", ("dishbowl", "chips")),
+     ("Knowing there's no bowl in the fridge (as Sam believes), is Sam after the crisps or a salmon?",
+      ("chips", "salmon"))],
+)  # fmt: skip
+def test_a_premise_before_unlabelled_options_is_kept(question: str, options: tuple[str, ...]) -> None:
+    """Before, the premise of a goal question without (a)/(b) labels was dropped silently, and its
+    object counted among the options."""
+    q = read_question(HOME + WALK + question).query
+    assert q.kind == "goal" and q.options == options and q.given == ("dishbowl", "kitchen/fridge")
+
+
 def test_the_story_is_read_once_for_many_questions() -> None:
     told = read_story_text(HOME + WALK)
     assert told.question == "" and told.story.person == "Sam"

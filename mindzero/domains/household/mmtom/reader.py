@@ -853,7 +853,7 @@ def read_query(text: str, scene: Scene, room: str, context: frozenset[str]) -> Q
     if "" in named or "" in stem.objects:
         raise UserError(f"question names an ambiguous object (say which: e.g. 'wine glass'): {text[:80]!r}")
     if len(named) >= 2 or (not options and len(set(stem.objects)) != 1):
-        return _goal_query(text, stem, options, scene, room)
+        return _goal_query(text, stem, options, scene, room, context)
     goal = (stem.objects or [o for opt in options for o in opt.objects] or [None])[0]
     containers = [p for opt in [*options, stem] for p in opt.places]
     if goal is not None and not containers and "where" in stem_text.lower().split():
@@ -910,7 +910,21 @@ def _says_inside(option: _Option, stem: _Option) -> bool:
     return not option.negated
 
 
-def _goal_query(text: str, stem: _Option, options: list[_Option], scene: Scene, room: str) -> Query:
+def _free_premise(text: str, context: frozenset[str]) -> tuple[_Option, list[str]]:
+    """(the premise, the objects asked about) of a goal question without labelled options: the
+    premise is the first sentence or clause that names an object, a place and a negation ("Sam
+    thinks there is no cupcake in the fridge. Is he after a cupcake or an apple?"); the objects
+    asked about are those of the other parts (all of them when there is no premise)."""
+    parts = [_option(part, context) for part in re.split(r"(?<=[.!?;])\s+|,\s*|[()]", text) if part.strip()]
+    premise = next((o for o in parts if o.places and o.objects and o.negated), None)
+    if premise is None:
+        return _Option("", [], [], False, None), [o for part in parts for o in part.objects]
+    return premise, [o for part in parts if part is not premise for o in part.objects]
+
+
+def _goal_query(
+    text: str, stem: _Option, options: list[_Option], scene: Scene, room: str, context: frozenset[str]
+) -> Query:
     if options:
         for label, opt in zip("abcde", options):
             if len(set(opt.objects)) != 1:
@@ -918,12 +932,12 @@ def _goal_query(text: str, stem: _Option, options: list[_Option], scene: Scene, 
         goals = tuple(opt.objects[0] for opt in options)
         premise = stem
     else:  # free choice: the objects the question names, or every class in the apartment
-        goals = tuple(dict.fromkeys(o for o in stem.objects if o)) if len(set(stem.objects)) > 1 else ()
+        premise, asked = _free_premise(text, context)
+        goals = tuple(dict.fromkeys(o for o in asked if o)) if len(set(asked)) > 1 else ()
         asks = GOAL_WORDS & {w.lower() for w in re.findall(r"[A-Za-z]+", text)} or GOING_FOR.search(text)
         if not goals and not asks:
             raise UserError(f"question in an unknown form (ask what the person thinks or wants): {text[:80]!r}")
         goals = goals or tuple(sorted({c for counts in scene.objects.values() for c in counts if counts[c]}))
-        premise = _Option("", [], [], False, None)
     if len(set(goals)) != len(goals) or len(goals) < 2:
         raise UserError(f"a goal question needs two or more different objects: {text[:80]!r}")
     given = None
