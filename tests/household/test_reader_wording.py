@@ -376,6 +376,17 @@ def test_a_premise_before_unlabelled_options_is_kept(question: str, options: tup
     assert q.kind == "goal" and q.options == options and q.given == ("dishbowl", "kitchen/fridge")
 
 
+@pytest.mark.parametrize(
+    "question",
+    ["Sam thinks there is a bowl in the fridge. Is he after a bowl or the crisps?",
+     "Sam thinks there is a bowl in the fridge. Which is he trying to get? (a) a bowl (b) the crisps"],
+)  # fmt: skip
+def test_a_premise_that_the_object_is_there_is_refused_not_ignored(question: str) -> None:
+    """The model only takes 'thinks there is no G in C'; before, the opposite premise was ignored."""
+    with pytest.raises(UserError, match="is not modelled"):
+        read_question(HOME + WALK + question)
+
+
 def test_the_story_is_read_once_for_many_questions() -> None:
     told = read_story_text(HOME + WALK)
     assert told.question == "" and told.story.person == "Sam"

@@ -99,6 +99,13 @@ ANSWER_WORDS = frozenset("answer answers respond reply please with either a b or
 #: Words of a question about what the person wants ("What is she trying to get?").
 GOAL_WORDS = frozenset("get want wants wanted look looking search searching seek seeking find fetch grab after goal "
                        "need needs retrieve take trying hunt hunting".split())
+#: Verbs (lemmas) of a premise about what the person thinks ("Sam thinks there is a cupcake in the
+#: fridge."): a sentence with one and no action is the question's, never a fact about the apartment.
+BELIEF_VERBS = frozenset(
+    f"{stem}{end}" for stem in ("think", "believe", "expect", "reckon", "assume", "suppose") for end in ("", "s")
+) | {"thought", "believed", "expected", "reckoned", "assumed", "supposed"}
+#: Words of such a premise, in any form ("Sam is sure the fridge holds a cupcake").
+BELIEF_WORDS = frozenset("think thinks thought believe believes believed sure certain convinced expects expect".split())
 #: Verbs of a question about what the person wants that need "for" ("What is he going for?").
 GOING_FOR = re.compile(r"\b(?:go|goes|going|reach|reaches|reaching|hunt|hunts|hunting) for\b", re.I)
 @dataclass(frozen=True)
@@ -283,7 +290,8 @@ def _question_like(sent) -> bool:
     if words and set(words) <= ANSWER_WORDS:
         return True
     # a premise names no action: "Not finding what he wants, he closes it and turns to the fridge." acts
-    return bool(GOAL_PHRASE.search(sent.text)) and not any(t.lemma_ in ACTION_VERBS for t in sent)
+    premise = GOAL_PHRASE.search(sent.text) or any(t.lower_ in BELIEF_VERBS for t in sent)
+    return bool(premise) and not any(t.lemma_ in ACTION_VERBS for t in sent)
 
 
 def _layout(text: str) -> tuple[list[tuple[int, object]], str, str | None, int]:
@@ -912,11 +920,12 @@ def _says_inside(option: _Option, stem: _Option) -> bool:
 
 def _free_premise(text: str, context: frozenset[str]) -> tuple[_Option, list[str]]:
     """(the premise, the objects asked about) of a goal question without labelled options: the
-    premise is the first sentence or clause that names an object, a place and a negation ("Sam
-    thinks there is no cupcake in the fridge. Is he after a cupcake or an apple?"); the objects
+    premise is the first sentence or clause that names an object, a place and a negation or a belief
+    ("Sam thinks there is no cupcake in the fridge. Is he after a cupcake or an apple?"); the objects
     asked about are those of the other parts (all of them when there is no premise)."""
     parts = [_option(part, context) for part in re.split(r"(?<=[.!?;])\s+|,\s*|[()]", text) if part.strip()]
-    premise = next((o for o in parts if o.places and o.objects and o.negated), None)
+    believed = [o for o in parts if {w.lower() for w in re.findall(r"[A-Za-z]+", o.text)} & BELIEF_WORDS]
+    premise = next((o for o in parts if o.places and o.objects and (o.negated or o in believed)), None)
     if premise is None:
         return _Option("", [], [], False, None), [o for part in parts for o in part.objects]
     return premise, [o for part in parts if part is not premise for o in part.objects]
@@ -941,6 +950,12 @@ def _goal_query(
     if len(set(goals)) != len(goals) or len(goals) < 2:
         raise UserError(f"a goal question needs two or more different objects: {text[:80]!r}")
     given = None
+    believes = {w.lower() for w in re.findall(r"[A-Za-z]+", premise.text)} & BELIEF_WORDS
+    if premise.places and premise.objects and believes and not premise.negated:
+        raise UserError(
+            f"a premise that the person thinks the {display_name(premise.objects[0])} is there is not modelled (only "
+            f"'thinks there is no ... in ...'): {premise.text[:80]!r}"
+        )
     if premise.places and premise.objects and premise.negated:
         kind, index, right = premise.places[0].places[0]
         pid = _resolve(scene, kind, index, right, room, create=False)
