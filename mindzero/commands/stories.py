@@ -225,9 +225,12 @@ def cmd_ask(args: argparse.Namespace) -> int:
         raise UserError("no question: pass --question TEXT or put 'Where ...?' lines in the story")
     result = ask(story.events, questions, config.semantics, story.numbers)
     result["ignored_lines"] = story.ignored
+    result["reworded"] = [{"line": n, "written": w, "read": r} for n, w, r in story.reworded]
     if config.json:
         print(dumps_json(result))
     else:
+        for n, written, read in story.reworded:
+            print(f"line {n}: read {written!r} as {read!r}")
         print(format_trace(result, config.labels))
         if config.ignore_unknown:
             print(f"ignored {len(story.ignored)} line(s) matching no template: {story.ignored}")

@@ -7,9 +7,10 @@ event kind; the official Hi-ToM file and our generator share the same templates.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mindzero.core.errors import UserError, clip
+from mindzero.stories.paraphrase import canonical, sentences
 
 
 def _join_names(names: tuple[str, ...]) -> str:
@@ -183,23 +184,27 @@ _NUMBERED = re.compile(r"^\s*(\d+)\s+(.*\S)\s*$")
 
 @dataclass
 class StoryText:
-    """A story read from text: its events with their own line numbers, any questions, and the
-    file lines ignored on request (``ignore_unknown``)."""
+    """A story read from text: its events with their own line numbers, any questions, the file
+    lines ignored on request (``ignore_unknown``) and the sentences read in other words than the
+    templates' (file line, as written, as read: :mod:`mindzero.stories.paraphrase`)."""
 
     events: list[Event]
     numbers: list[int]
     questions: list[Question]
     ignored: list[int]
+    reworded: list[tuple[int, str, str]] = field(default_factory=list)
 
 
 def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
-    """Read a story, numbered ('1 X entered the R.') or one sentence per line, with optional
-    'Where ...?' question lines.
+    """Read a story, numbered ('1 X entered the R.') or not (any number of sentences a line), with
+    optional 'Where ...?' questions. A sentence in other words than the templates' is read as the
+    template it means when :func:`~mindzero.stories.paraphrase.canonical` knows the wording, and
+    listed in ``reworded``.
 
     In a numbered story, text before line 1 (an instruction preamble) is skipped; blank lines and a
-    '***' marker always are. Any other line that is not a known template raises UserError naming
-    its line and text, because a silently skipped event would change every later belief; with
-    ``ignore_unknown`` such lines are skipped and listed in ``ignored``.
+    '***' marker always are. Any other sentence that is not a known template raises UserError
+    naming its line and text, because a silently skipped event would change every later belief;
+    with ``ignore_unknown`` such lines are skipped and listed in ``ignored``.
     """
     lines = [(n, raw.strip()) for n, raw in enumerate(text.splitlines(), start=1)]
     lines = [(n, line) for n, line in lines if line and line != "***"]
@@ -211,22 +216,45 @@ def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
         if numbered and m is None and not started:
             continue  # preamble such as "Read the following story ..."
         started = True
-        sentence = m.group(2) if m else line
-        if sentence.startswith("Where "):
-            story.questions.append(parse_question(sentence, f"line {lineno}: "))
-            continue
-        event = parse_line(sentence) if (m or not numbered) else None
-        if event is None:
-            if ignore_unknown:
-                story.ignored.append(lineno)
+        for sentence in [m.group(2)] if m else sentences(line):
+            if sentence.startswith("Where "):
+                question = _read(sentence, lineno, story, _parse_question_or_none)
+                if question is None:
+                    parse_question(sentence, f"line {lineno}: ")  # raises, naming the line
+                story.questions.append(question)
                 continue
-            what = "unparseable (no line number)" if numbered and m is None else "unparseable sentence"
-            raise UserError(f"story line {lineno}: {what}: {clip(line)!r}")
-        story.events.append(event)
-        story.numbers.append(int(m.group(1)) if m else len(story.events))
+            event = _read(sentence, lineno, story, parse_line) if (m or not numbered) else None
+            if event is None:
+                if ignore_unknown:
+                    story.ignored.append(lineno)
+                    continue
+                what = "unparseable (no line number)" if numbered and m is None else "unparseable sentence"
+                raise UserError(
+                    f"story line {lineno}: {what}: {clip(sentence)!r} (the wordings read: docs/stories.md; "
+                    "--ignore-unknown skips such lines)"
+                )
+            story.events.append(event)
+            story.numbers.append(int(m.group(1)) if m else len(story.events))
     if not story.events:
         raise UserError("story has no sentences")
     return story
+
+
+def _read(sentence: str, lineno: int, story: StoryText, parse):
+    """``parse`` of the sentence, else of the template it means (noted in ``story.reworded``)."""
+    read = parse(sentence)
+    if read is None and (meant := canonical(sentence)) is not None:
+        read = parse(meant)
+        if read is not None:
+            story.reworded.append((lineno, sentence, meant))
+    return read
+
+
+def _parse_question_or_none(text: str) -> Question | None:
+    try:
+        return parse_question(text)
+    except UserError:
+        return None
 
 
 def parse_story(story: str) -> list[Event]:

@@ -76,3 +76,16 @@ def test_bad_input_is_one_line_naming_it(tmp_path, capsys, story, question, mess
     flags = ["--question", question] if question else ["--question", "Where is the broccoli really?"]
     code, _, err = run(tmp_path, capsys, story, *flags)
     assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_a_story_in_own_words_says_how_each_sentence_was_read(tmp_path, capsys) -> None:
+    story = "Isabella and Olivia are in the den. The broccoli is in the blue pantry. Isabella leaves the den.\n"
+    story += "Olivia puts the broccoli into the red drawer. Where does Isabella believe the broccoli is?\n"
+    code, out, _ = run(tmp_path, capsys, story)
+    assert code == 0 and "-> blue_pantry" in out
+    assert "line 1: read 'Isabella leaves the den.' as 'Isabella exited the den.'" in out
+    code, out, _ = run(tmp_path, capsys, story, "--json")
+    reworded = json.loads(out)["reworded"]
+    assert len(reworded) == 5 and reworded[0] == {
+        "line": 1, "written": "Isabella and Olivia are in the den.", "read": "Isabella and Olivia entered the den."
+    }  # fmt: skip

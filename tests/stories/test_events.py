@@ -116,3 +116,43 @@ def test_unknown_sentences_are_ignored_only_when_asked_and_counted() -> None:
 def test_unknown_question_in_a_story_names_its_line() -> None:
     with pytest.raises(UserError, match=r"line 2: unparseable question: 'Where did Ann go\?'"):
         read_story("Ann entered the hall.\nWhere did Ann go?")
+
+
+TEMPLATES = (
+    "Anna entered the kitchen.\nBen entered the kitchen.\nThe apple is in the box.\n"
+    "Anna moved the apple to the red_basket.\nBen exited the kitchen.\nAnna moved the apple to the box.\n"
+)
+OWN_WORDS = (
+    "Anna and Ben are in the kitchen. The apple is in the box. Anna puts the apple into the red basket.\n"
+    "Next, Ben leaves the kitchen. Then Anna quietly moves the apple back into the box.\n"
+    "Where does Ben believe the apple is? Where does Anna believe Ben thinks the apple is? Where is the apple now?"
+)
+
+
+def test_a_story_in_its_own_words_is_read_as_the_templates_it_means() -> None:
+    """A Sally-Anne story as a person writes it (several sentences a line, other verbs, a container
+    of two words, adverbs): the same beliefs as the template story, every rewrite listed. Before, its
+    first sentence was an error."""
+    from mindzero.stories.ask import ask
+
+    own, templates = read_story(OWN_WORDS), read_story(TEMPLATES)
+    assert own.events[1:] == templates.events[2:] and own.events[0] == Enter(("Anna", "Ben"), "kitchen")
+    assert [q.render() for q in own.questions] == [
+        "Where does Ben really think the apple is?",
+        "Where does Anna think Ben thinks the apple is?",
+        "Where is the apple really?",
+    ]
+    answers = [a["answer"] for a in ask(own.events, own.questions, "hitom", own.numbers)["answers"]]
+    assert answers == ["red_basket", "red_basket", "box"]
+    quietly = (2, "Then Anna quietly moves the apple back into the box.", "Anna moved the apple to the box.")
+    assert quietly in own.reworded
+    assert len(own.reworded) == 7 and read_story(TEMPLATES).reworded == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Anne took the marble out of the basket and put it in the box.", "The marble was in Sally's basket.", "He left."],
+)
+def test_a_wording_not_known_is_still_an_error_naming_it(line: str) -> None:
+    with pytest.raises(UserError, match="unparseable sentence"):
+        read_story("Sally and Anne are in the room. " + line)

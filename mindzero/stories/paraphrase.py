@@ -1,0 +1,111 @@
+"""Story sentences in a user's own words, rewritten into the Hi-ToM templates the engine reads.
+
+A person writing a Sally-Anne story says "Anna and Ben are in the kitchen.", "Anna puts the apple
+into the red box.", "Ben leaves the kitchen." or "Where does Ben believe the apple is?"; the engine
+reads "Anna and Ben entered the kitchen.", "Anna moved the apple to the red_box.", "Ben exited the
+kitchen." and "Where does Ben think the apple is?". :func:`canonical` makes that rewrite for the
+wordings below (a container or object of several words becomes one name joined by "_", as Hi-ToM
+writes "blue_treasure_chest"); anything else is left to the templates, which refuse it. Every
+rewrite is reported by :func:`~mindzero.stories.events.read_story`, so what was read is visible.
+"""
+
+from __future__ import annotations
+
+import re
+
+_NAME = r"[A-Z][A-Za-z]*"
+_NAMES = rf"(?P<agents>{_NAME}(?:, {_NAME})*,? (?:and|&) {_NAME}|{_NAME})"
+#: A word of a thing's name: lower case, not a joining word ("a cat and a dog" is two things).
+_WORD = r"(?!(?:and|or|from|to|into|in|inside|onto)\b)[a-z][a-z0-9_-]*"
+#: A thing's name: up to three such words ("big red box").
+_PHRASE = _WORD + r"(?: " + _WORD + r"){0,2}"
+
+
+def _thing(group: str) -> str:
+    """A thing after an optional article, its name captured as ``group``."""
+    return rf"(?:the |a |an |his |her |their )?(?P<{group}>{_PHRASE})"
+
+
+_END = r"\s*[.!]?$"
+
+#: (pattern, template) pairs; the template's fields are the pattern's groups.
+_REWRITES: tuple[tuple[re.Pattern, str], ...] = tuple(
+    (re.compile("^" + pattern + _END), template)
+    for pattern, template in (
+        (
+            rf"{_NAMES} (?:enters|entered|walks into|walked into|goes into|went into|comes into|came into|"
+            rf"steps into|stepped into|arrives in|arrived in|are in|were in|are standing in|were standing in) "
+            rf"{_thing('room')}",
+            "{agents} entered the {room}.",
+        ),
+        (
+            rf"(?P<agent>{_NAME}) (?:was in|is standing in|was standing in|stands in) {_thing('room')}",
+            "{agent} is in the {room}.",
+        ),
+        (
+            rf"(?P<agent>{_NAME}) (?:exits|leaves|left|goes out of|went out of|walks out of|walked out of|"
+            rf"steps out of|stepped out of|gets out of|got out of) {_thing('room')}",
+            "{agent} exited the {room}.",
+        ),
+        (
+            rf"(?P<agent>{_NAME}) (?:moves|puts|put|places|placed|transfers|transferred|shifts|shifted|relocates|"
+            rf"relocated|hides|hid|drops|dropped|stashes|stashed|moved) {_thing('obj')}"
+            rf"(?: from {_thing('source')})? (?:to|into|in|inside|onto) {_thing('container')}",
+            "{agent} moved the {obj} to the {container}.",
+        ),
+        (
+            rf"(?:The|the|A|a|An|an) (?P<obj>{_PHRASE}) (?:is|was|sits|sat|lies|"
+            rf"lay|is lying|was lying|is sitting|was sitting) (?:in|inside) {_thing('container')}",
+            "The {obj} is in the {container}.",
+        ),
+        (
+            rf"There (?:is|was|'s) (?:a |an |the )?(?P<obj>{_PHRASE}) "
+            rf"(?:in|inside) {_thing('container')}",
+            "The {obj} is in the {container}.",
+        ),
+        # questions: "believe" for "think", "Where is the O now?" for "really"
+        (
+            rf"Where (?P<head>does {_NAME} (?:really )?)(?:believe|reckon|suppose) "
+            rf"(?P<rest>(?:{_NAME} (?:thinks|believes) )*){_thing('obj')} is\?",
+            "Where {head}think {rest}the {obj} is?",
+        ),
+        (rf"Where is {_thing('obj')} (?:now|actually|at the end)\?", "Where is the {obj} really?"),
+    )
+)
+
+
+def _one_name(phrase: str) -> str:
+    """ "red box" -> "red_box": a name of several words as one token, as Hi-ToM writes them."""
+    return re.sub(r"[\s-]+", "_", phrase.strip())
+
+
+#: Words that say when or how, not what: dropped before matching ("Then Anna quietly moves the apple
+#: back into the box." is "Anna moved the apple to the box.").
+_LEADING = re.compile(r"^(?:Then|Next|Later|After that|Afterwards|Meanwhile|Finally|Now|Soon),?\s+")
+_ADVERBS = re.compile(r"\s+(?:back|again|quickly|carefully|quietly|secretly|slowly|also|just|immediately|then|later)\b")
+
+
+def canonical(sentence: str) -> str | None:
+    """The template sentence a paraphrase means, or None when it matches none of the wordings."""
+    text = re.sub(r"\s+", " ", sentence.strip())
+    if not text.startswith("Where "):
+        text = _ADVERBS.sub("", _LEADING.sub("", text))
+    for pattern, template in _REWRITES:
+        m = pattern.match(text)
+        if m is None:
+            continue
+        fields = {k: v for k, v in m.groupdict().items() if v is not None}
+        for key in ("room", "obj", "container"):
+            if key in fields:
+                fields[key] = _one_name(fields[key])
+        if "agents" in fields:
+            fields["agents"] = re.sub(r",? (?:and|&) ", " and ", fields["agents"])
+        if "rest" in fields:
+            fields["rest"] = re.sub(r" believes ", " thinks ", fields["rest"])
+        return template.format(**fields)
+    return None
+
+
+def sentences(line: str) -> list[str]:
+    """A line's sentences: a user may write a whole story on one line."""
+    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", line.strip()) if s]
