@@ -134,7 +134,7 @@ class PrivateTell:
 
 Event = Enter | IsIn | ObjectAt | Move | Stay | Exit | Distractor | PublicClaim | PrivateTell
 
-_NAME = r"[A-Z][A-Za-z]*"
+_NAME = r"(?!(?:He|She|They|It|We|I|You|The|A|An|There|Then)\b)[A-Z][A-Za-z]*"  # not a pronoun
 _THING = r"[A-Za-z][A-Za-z0-9_\-]*"
 _PATTERNS: tuple[tuple[re.Pattern, type], ...] = tuple(
     (re.compile(p + r"$"), cls)
@@ -241,9 +241,13 @@ def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
 
 
 def _read(sentence: str, lineno: int, story: StoryText, parse):
-    """``parse`` of the sentence, else of the template it means (noted in ``story.reworded``)."""
+    """``parse`` of the sentence, else of the template it means (noted in ``story.reworded``; a
+    leading "He" / "She" is the one agent of the event before)."""
     read = parse(sentence)
-    if read is None and (meant := canonical(sentence)) is not None:
+    last = story.events[-1] if story.events else None
+    agents = getattr(last, "agents", None) or [getattr(last, "agent", None) or getattr(last, "speaker", None)]
+    subject = agents[0] if len(agents) == 1 else None
+    if read is None and (meant := canonical(sentence, subject)) is not None:
         read = parse(meant)
         if read is not None:
             story.reworded.append((lineno, sentence, meant))

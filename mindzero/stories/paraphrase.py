@@ -13,17 +13,19 @@ from __future__ import annotations
 
 import re
 
-_NAME = r"[A-Z][A-Za-z]*"
+#: An agent's name: capitalised, not a pronoun or an article ("She left." names nobody).
+_NAME = r"(?!(?:He|She|They|It|We|I|You|The|A|An|There|Then)\b)[A-Z][A-Za-z]*"
 _NAMES = rf"(?P<agents>{_NAME}(?:, {_NAME})*,? (?:and|&) {_NAME}|{_NAME})"
 #: A word of a thing's name: lower case, not a joining word ("a cat and a dog" is two things).
-_WORD = r"(?!(?:and|or|from|to|into|in|inside|onto)\b)[a-z][a-z0-9_-]*"
+_WORD = r"(?!(?:and|or|from|to|into|in|inside|onto|out|up|away|down|off)\b)[a-z][a-z0-9_-]*"
 #: A thing's name: up to three such words ("big red box").
 _PHRASE = _WORD + r"(?: " + _WORD + r"){0,2}"
 
 
 def _thing(group: str) -> str:
-    """A thing after an optional article, its name captured as ``group``."""
-    return rf"(?:the |a |an |his |her |their )?(?P<{group}>{_PHRASE})"
+    """A thing after an optional article or owner ("Sally's basket": ``group``_owner), its name
+    captured as ``group``."""
+    return rf"(?:the |a |an |his |her |their |(?P<{group}_owner>{_NAME})'s )?(?P<{group}>{_PHRASE})"
 
 
 _END = r"\s*[.!]?$"
@@ -51,6 +53,13 @@ _REWRITES: tuple[tuple[re.Pattern, str], ...] = tuple(
             rf"(?P<agent>{_NAME}) (?:moves|puts|put|places|placed|transfers|transferred|shifts|shifted|relocates|"
             rf"relocated|hides|hid|drops|dropped|stashes|stashed|moved) {_thing('obj')}"
             rf"(?: from {_thing('source')})? (?:to|into|in|inside|onto) {_thing('container')}",
+            "{agent} moved the {obj} to the {container}.",
+        ),
+        (
+            rf"(?P<agent>{_NAME}) (?:takes|took|grabs|grabbed|removes|removed|picks up|picked up) {_thing('obj')}"
+            rf"(?: out)?(?: (?:out of|from) {_thing('source')})? and "
+            rf"(?:puts|put|places|placed|moves|moved|drops|dropped|hides|hid) (?:it|them) (?:in|into|inside|onto|to) "
+            rf"{_thing('container')}",
             "{agent} moved the {obj} to the {container}.",
         ),
         (
@@ -85,11 +94,18 @@ _LEADING = re.compile(r"^(?:Then|Next|Later|After that|Afterwards|Meanwhile|Fina
 _ADVERBS = re.compile(r"\s+(?:back|again|quickly|carefully|quietly|secretly|slowly|also|just|immediately|then|later)\b")
 
 
-def canonical(sentence: str) -> str | None:
-    """The template sentence a paraphrase means, or None when it matches none of the wordings."""
+#: Pronouns a sentence may start with for the person the sentence before was about.
+_PRONOUN = re.compile(r"^(?:He|She)\b")
+
+
+def canonical(sentence: str, subject: str | None = None) -> str | None:
+    """The template sentence a paraphrase means, or None when it matches none of the wordings.
+    ``subject``: the one agent the sentence before was about, whom a leading "He" / "She" means."""
     text = re.sub(r"\s+", " ", sentence.strip())
     if not text.startswith("Where "):
         text = _ADVERBS.sub("", _LEADING.sub("", text))
+        if subject is not None:
+            text = _PRONOUN.sub(subject, text)
     for pattern, template in _REWRITES:
         m = pattern.match(text)
         if m is None:
@@ -97,7 +113,7 @@ def canonical(sentence: str) -> str | None:
         fields = {k: v for k, v in m.groupdict().items() if v is not None}
         for key in ("room", "obj", "container"):
             if key in fields:
-                fields[key] = _one_name(fields[key])
+                fields[key] = _one_name(" ".join(filter(None, (fields.get(f"{key}_owner"), fields[key]))))
         if "agents" in fields:
             fields["agents"] = re.sub(r",? (?:and|&) ", " and ", fields["agents"])
         if "rest" in fields:
