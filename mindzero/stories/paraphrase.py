@@ -17,7 +17,7 @@ import re
 _NAME = r"(?!(?:He|She|They|It|We|I|You|The|A|An|There|Then)\b)[A-Z][A-Za-z]*"
 _NAMES = rf"(?P<agents>{_NAME}(?:, {_NAME})*,? (?:and|&) {_NAME}|{_NAME})"
 #: A word of a thing's name: lower case, not a joining word ("a cat and a dog" is two things).
-_WORD = r"(?!(?:and|or|from|to|into|in|inside|onto|out|up|away|down|off)\b)[a-z][a-z0-9_-]*"
+_WORD = r"(?!(?:and|or|from|to|into|in|inside|onto|out|up|away|down|off|first|now)\b)[a-z][a-z0-9_-]*"
 #: A thing's name: up to three such words ("big red box").
 _PHRASE = _WORD + r"(?: " + _WORD + r"){0,2}"
 
@@ -79,6 +79,10 @@ _REWRITES: tuple[tuple[re.Pattern, str], ...] = tuple(
             "Where {head}think {rest}the {obj} is?",
         ),
         (rf"Where is {_thing('obj')} (?:now|actually|at the end)\?", "Where is the {obj} really?"),
+        (
+            rf"Where (?:would|should|does|will) (?P<agent>{_NAME}) (?:look|search) for {_thing('obj')}(?: first)?\?",
+            "Where will {agent} look for the {obj}?",
+        ),
     )
 )
 

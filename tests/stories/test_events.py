@@ -166,7 +166,7 @@ def test_sally_and_anne_in_their_own_words() -> None:
     story = read_story(
         "Sally and Anne are in the playroom. The marble is in Sally's basket. Sally leaves the playroom.\n"
         "Anne took the marble out of Sally's basket and put it in the box. She left the playroom.\n"
-        "Where will Sally look for the marble? Where is the marble now?"
+        "Where would Sally look for her marble first? Where is the marble now?"
     )
     assert story.events[1:] == [
         ObjectAt("marble", "Sally_basket"), Exit("Sally", "playroom"), Move("Anne", "marble", "box"),
