@@ -393,26 +393,31 @@ def _train_runs(config: AblationConfig, recipe: SSRLConfig, out: Path) -> None:
         return
     import multiprocessing
     import os
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    import time
 
     threads = max(1, (os.cpu_count() or 1) // config.jobs)
-    pool = ProcessPoolExecutor(min(config.jobs, len(todo) or 1), mp_context=multiprocessing.get_context("spawn"))
-    with pool:
-        futures = {}
+    print(f"training {len(todo)} runs, {config.jobs} at a time, {threads} threads each", flush=True)
+    # a Pool, not a ProcessPoolExecutor: leaving the block terminates the other runs when one fails
+    # (their checkpoints stay, so --resume continues them)
+    with multiprocessing.get_context("spawn").Pool(min(config.jobs, len(todo) or 1)) as pool:
+        pending = {}
         for row, seed in todo:
             log = out / row / f"seed{seed}.log"
             log.parent.mkdir(parents=True, exist_ok=True)
             run = _run_config(config, recipe, row, seed, out)
-            futures[pool.submit(_train_logged, run, threads, log)] = (row, seed, log)
-        print(f"training {len(todo)} runs, {config.jobs} at a time, {threads} threads each", flush=True)
-        for done, future in enumerate(as_completed(futures), 1):
-            row, seed, log = futures[future]
-            error = future.exception()
-            if error is not None:
-                for other in futures:
-                    other.cancel()
-                raise UserError(f"{row}/seed{seed} failed ({type(error).__name__}: {error}); its output: {log}")
-            print(f"trained {row}/seed{seed} ({done} of {len(todo)}); its output: {log}", flush=True)
+            pending[pool.apply_async(_train_logged, (run, threads, log))] = (row, seed, log)
+        done = 0
+        while pending:
+            for result in [r for r in pending if r.ready()]:
+                row, seed, log = pending.pop(result)
+                try:
+                    result.get()
+                except Exception as error:  # noqa: BLE001 — any failure of a run is reported with its log
+                    what = f"{type(error).__name__}: {error}"
+                    raise UserError(f"{row}/seed{seed} failed ({what}); its output: {log}") from error
+                done += 1
+                print(f"trained {row}/seed{seed} ({done} of {len(todo)}); its output: {log}", flush=True)
+            time.sleep(0.5)
 
 
 def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tuple[list[dict], dict]:

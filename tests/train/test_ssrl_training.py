@@ -431,6 +431,27 @@ def test_ablation_trains_runs_side_by_side_as_one_after_another(
     assert main(["train", "ablation", *flags, "--out", str(tmp_path / "side"), "--resume"]) == 0
 
 
+def test_a_run_failing_side_by_side_stops_the_ablation_naming_its_log(
+    tiny_model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """A run that fails in its process (weights that do not load) is a one-line error naming the run
+    and its log; the other run is stopped with it."""
+    from mindzero.cli import main
+
+    broken = tmp_path / "broken"
+    shutil.copytree(tiny_model_dir, broken)
+    for weights in broken.glob("*.safetensors"):
+        weights.write_bytes(b"not a safetensors file")
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text(f"model: {broken}\ndata:\n  episodes: 2\nprompts_per_step: 2\nnum_generations: 2\neval_every: 0\n")
+    flags = ["--train-config", str(recipe), "--rows", "none,single", "--seeds", "1", "--max-steps", "1"]
+    assert main(["train", "ablation", *flags, "--jobs", "2", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "/seed1 failed (" in err and "its output: " in err and err.count("\n") == 1
+    log = err.rsplit("its output: ", 1)[1].strip()
+    assert Path(log).is_file() and Path(log).read_text()
+
+
 @pytest.fixture(scope="module")
 def household_ablation(tiny_model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """`train ablation --domain household`, 2 rows x 1 seed, one GRPO step each on the tiny model, read out
