@@ -443,7 +443,7 @@ def test_a_run_failing_side_by_side_stops_the_ablation_naming_its_log(
     for weights in broken.glob("*.safetensors"):
         weights.write_bytes(b"not a safetensors file")
     recipe = tmp_path / "recipe.yaml"
-    recipe.write_text(f"model: {broken}\ndata:\n  episodes: 2\nprompts_per_step: 2\nnum_generations: 2\neval_every: 0\n")
+    recipe.write_text(f"model: {broken}\ndata:\n  episodes: 2\nprompts_per_step: 2\nnum_generations: 2\n")
     flags = ["--train-config", str(recipe), "--rows", "none,single", "--seeds", "1", "--max-steps", "1"]
     assert main(["train", "ablation", *flags, "--jobs", "2", "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
