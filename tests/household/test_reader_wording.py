@@ -393,6 +393,20 @@ def test_who_the_person_is_to_the_teller_is_read_past(start: str) -> None:
     assert r.story.to_json() == {"person": "Leo", "start": "bedroom", "visits": ["kitchen/fridge (opened)"]}
 
 
+@pytest.mark.parametrize(
+    "opens",
+    ["opens the microwave (which holds a cupcake and a salmon), then closes it",
+     "opens the microwave, which has a cupcake and a salmon inside, then closes it",
+     "opens the microwave, containing a cupcake and a salmon, and closes it"],
+)  # fmt: skip
+def test_what_a_place_holds_said_as_the_person_opens_it(opens: str) -> None:
+    """Before, the contents named in an action sentence were dropped without a note."""
+    home = HOME.replace(" The microwave contains a cup cake.", "")
+    s = state(home + f"Sam is in the bedroom. He goes to the kitchen and {opens}. Then he walks to the fridge.\n")
+    assert s["scene"]["places"]["kitchen/microwave"] == {"cupcake": 1, "salmon": 1}
+    assert s["story"]["visits"] == ["kitchen/microwave (opened)", "kitchen/fridge"] and s["unread"] == []
+
+
 def test_the_story_is_read_once_for_many_questions() -> None:
     told = read_story_text(HOME + WALK)
     assert told.question == "" and told.story.person == "Sam"

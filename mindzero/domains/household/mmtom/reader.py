@@ -1058,9 +1058,48 @@ def _split_action(sent: _Sentence, names: set[str]) -> tuple[list[_Sentence], li
             described.append(part)
             continue
         act, room = _split_relative(part)
-        actions += _after_first(act)
+        for piece in _split_contents(act):
+            if piece.part == "description":
+                described.append(piece)
+            else:
+                actions += _after_first(piece)
         described += [room] if room else []
     return actions, described
+
+
+#: Words that open what a place holds, said as the person reaches it ("opens the fridge, which
+#: holds two apples" / "(containing a plate)").
+HOLDING = frozenset({"containing", "holding", "housing", "storing"})  # not "with": "to the desk, with a book in hand"
+
+
+def _split_contents(sent: _Sentence) -> list[_Sentence]:
+    """An action sentence that says what a place holds as the person reaches it — "opens the fridge,
+    which holds two apples and a salmon, then closes it", "opens the fridge (containing a plate)" —
+    as the action before, the description (part "description": the place and what it holds) and the
+    action after; else [the sentence]."""
+    toks = sent.tokens
+    for p in (m for m in sent.found if m.kind == "places"):
+        k = p.end
+        if k + 2 >= len(toks) or toks[k].text not in (",", "("):
+            continue
+        word = toks[k + 1].lower_
+        tied = word in HOLDING or (word in ("which", "that") and toks[k + 2].lower_ in HAVING | {"there", "there's"})
+        if not tied:
+            continue
+        if toks[k].text == "(":
+            end = next((i for i in range(k + 1, len(toks)) if toks[i].text == ")"), None)
+            end = None if end is None else end + 1
+        else:  # up to "then" or the next action verb, the joining "," / "and" before it left out
+            end = next((i for i in range(k + 2, len(toks)) if toks[i].lower_ == "then" or toks[i].lemma_ in ACTION_VERBS
+                        or toks[i].text in (".", "!", ";")), len(toks))  # fmt: skip
+            while end > k + 2 and toks[end - 1].lower_ in (",", "and"):
+                end -= 1
+        if end is None or not any(m.kind == "obj" and k < m.start < end for m in sent.found):
+            continue
+        contents = replace(_slice(sent, p.start, end), part="description")
+        pieces = (_slice(sent, 0, k), contents, _slice(sent, end, len(toks)))
+        return [piece for piece in pieces if piece.tokens.text.strip()]
+    return [sent]
 
 
 def _after_first(sent: _Sentence) -> list[_Sentence]:
