@@ -72,6 +72,22 @@ _REWRITES: tuple[tuple[re.Pattern, str], ...] = tuple(
             rf"(?:in|inside) {_thing('container')}",
             "The {obj} is in the {container}.",
         ),
+        (
+            rf"(?P<agent>{_NAME}) (?:stayed|stays|remained|remains|waited|waits) in {_thing('room')}"
+            r"(?: for [a-z0-9 ]+)?",
+            "{agent} made no movements and stayed in the {room} for 1 minute.",
+        ),
+        (
+            rf"(?P<speaker>{_NAME}) (?:privately told|secretly told|quietly told|whispered to) (?P<listener>{_NAME}) "
+            rf"that {_thing('obj')} (?:is|was) (?:in|inside) {_thing('container')}",
+            "{speaker} privately told {listener} that the {obj} is in the {container}.",
+        ),
+        (
+            rf"(?P<speaker>{_NAME}) (?:told everyone|told the others|told everybody|announced|announced to everyone|"
+            rf"publicly said|publicly announced|claimed publicly|publicly stated) "
+            rf"(?:that )?{_thing('obj')} (?:is|was) (?:in|inside) {_thing('container')}",
+            "{speaker} publicly claimed that {obj} is in the {container}.",
+        ),
         # questions: "believe" for "think", "Where is the O now?" for "really"
         (
             rf"Where (?P<head>does {_NAME} (?:really )?)(?:believe|reckon|suppose) "

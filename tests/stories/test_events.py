@@ -178,3 +178,13 @@ def test_sally_and_anne_in_their_own_words() -> None:
         read_story("Sally and Anne are in the playroom. She left the playroom.")
     took = read_story("Anne is in the hall. Anne took the marble out and then put it in the box.")
     assert took.events[-1] == Move("Anne", "marble", "box")  # not the object "marble_out"
+
+
+@pytest.mark.parametrize(
+    ("line", "event"),
+    [("Ann whispered to Bob that the pen is in the red bag.", PrivateTell("Ann", "Bob", "pen", "red_bag")),
+     ("Ann told everyone that the pen is in the bag.", PublicClaim("Ann", "pen", "bag")),
+     ("Ann stayed in the hall for a while.", Stay("Ann", "hall"))],
+)  # fmt: skip
+def test_telling_and_staying_in_own_words(line: str, event) -> None:
+    assert read_story("Ann and Bob are in the hall. The pen is in the box. " + line).events[-1] == event
