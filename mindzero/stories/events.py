@@ -247,11 +247,22 @@ def _read(sentence: str, lineno: int, story: StoryText, parse):
     last = story.events[-1] if story.events else None
     agents = getattr(last, "agents", None) or [getattr(last, "agent", None) or getattr(last, "speaker", None)]
     subject = agents[0] if len(agents) == 1 else None
-    if read is None and (meant := canonical(sentence, subject)) is not None:
+    if read is None and (meant := canonical(sentence, subject, _rooms(story.events))) is not None:
         read = parse(meant)
         if read is not None:
             story.reworded.append((lineno, sentence, meant))
     return read
+
+
+def _rooms(events: list[Event]) -> dict[str, str]:
+    """The room each agent is in after ``events`` (entering one room leaves the one before)."""
+    rooms: dict[str, str] = {}
+    for event in events:
+        if isinstance(event, Enter | IsIn):
+            rooms.update(dict.fromkeys(event.agents, event.room))
+        elif isinstance(event, Exit):
+            rooms.pop(event.agent, None)
+    return rooms
 
 
 def _parse_question_or_none(text: str) -> Question | None:

@@ -118,14 +118,24 @@ _ADVERBS = re.compile(r"\s+(?:back|again|quickly|carefully|quietly|secretly|slow
 _PRONOUN = re.compile(r"^(?:He|She)\b")
 
 
-def canonical(sentence: str, subject: str | None = None) -> str | None:
+#: Leaving without saying which room ("Sally leaves the room.", "Bob exited."): the room they are in.
+_LEFT = re.compile(
+    rf"^(?P<agent>{_NAME}) (?:exited|exits|left|leaves|went out|goes out|walked out|walks out)"
+    r"(?: of)?(?: the room)?[.!]?$"
+)
+
+
+def canonical(sentence: str, subject: str | None = None, rooms: dict[str, str] | None = None) -> str | None:
     """The template sentence a paraphrase means, or None when it matches none of the wordings.
-    ``subject``: the one agent the sentence before was about, whom a leading "He" / "She" means."""
+    ``subject``: the one agent the sentence before was about, whom a leading "He" / "She" means;
+    ``rooms``: the room each agent is in, which "X left (the room)." leaves."""
     text = re.sub(r"\s+", " ", sentence.strip())
     if not text.startswith("Where "):
         text = _ADVERBS.sub("", _LEADING.sub("", text))
         if subject is not None:
             text = _PRONOUN.sub(subject, text)
+        if (left := _LEFT.match(text)) and left["agent"] in (rooms or {}):
+            return f"{left['agent']} exited the {rooms[left['agent']]}."
     for pattern, template in _REWRITES:
         m = pattern.match(text)
         if m is None:

@@ -188,3 +188,10 @@ def test_sally_and_anne_in_their_own_words() -> None:
 )  # fmt: skip
 def test_telling_and_staying_in_own_words(line: str, event) -> None:
     assert read_story("Ann and Bob are in the hall. The pen is in the box. " + line).events[-1] == event
+
+
+def test_leaving_without_naming_the_room_leaves_the_room_they_are_in() -> None:
+    story = read_story("Sally and Anne are in the playroom. Sally leaves the room. Anne left.")
+    assert story.events[1:] == [Exit("Sally", "playroom"), Exit("Anne", "playroom")]
+    with pytest.raises(UserError, match="She left"):  # Sally is in no room any more
+        read_story("Sally and Anne are in the playroom. Sally left the playroom. She left.")
