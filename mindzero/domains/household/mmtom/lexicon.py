@@ -487,7 +487,7 @@ def unknown_words(sent, found: list[Mention], names: set[str]) -> list[str]:
 
 
 #: A time of day ("9:05", "10.30pm", "7am"): when something happened, meaning nothing more here.
-CLOCK = re.compile(r"\d{1,2}(?:[:.]\d{2})?(?:am|pm|a\.m\.|p\.m\.)?|\d{1,2}[:.]\d{2}", re.I)
+CLOCK = re.compile(r"\d{1,2}(?:[:.]\d{2})?(?:am|pm|a\.m\.|p\.m\.)?", re.I)
 
 
 def unknown(token, names: set[str]) -> bool:

@@ -104,8 +104,8 @@ GOAL_WORDS = frozenset("get want wants wanted look looking search searching seek
 BELIEF_VERBS = frozenset(
     f"{stem}{end}" for stem in ("think", "believe", "expect", "reckon", "assume", "suppose") for end in ("", "s")
 ) | {"thought", "believed", "expected", "reckoned", "assumed", "supposed"}
-#: Words of such a premise, in any form ("Sam is sure the fridge holds a cupcake").
-BELIEF_WORDS = frozenset("think thinks thought believe believes believed sure certain convinced expects expect".split())
+#: Words of such a premise, verbs or not ("Sam is sure the fridge holds a cupcake").
+BELIEF_WORDS = BELIEF_VERBS | {"sure", "certain", "convinced"}
 #: Verbs of a question about what the person wants that need "for" ("What is he going for?").
 GOING_FOR = re.compile(r"\b(?:go|goes|going|reach|reaches|reaching|hunt|hunts|hunting) for\b", re.I)
 @dataclass(frozen=True)
