@@ -387,7 +387,7 @@ def _train_runs(config: AblationConfig, recipe: SSRLConfig, out: Path) -> None:
         for seed in config.seeds
         if not (out / row / f"seed{seed}" / "final" / "config.json").is_file()
     ]
-    if config.jobs == 1:
+    if config.jobs == 1 or not todo:
         for row, seed in todo:
             train_ssrl(_run_config(config, recipe, row, seed, out))
         return
@@ -398,8 +398,8 @@ def _train_runs(config: AblationConfig, recipe: SSRLConfig, out: Path) -> None:
     threads = max(1, (os.cpu_count() or 1) // config.jobs)
     print(f"training {len(todo)} runs, {config.jobs} at a time, {threads} threads each", flush=True)
     # a Pool, not a ProcessPoolExecutor: leaving the block terminates the other runs when one fails
-    # (their checkpoints stay, so --resume continues them)
-    with multiprocessing.get_context("spawn").Pool(min(config.jobs, len(todo) or 1)) as pool:
+    # (their checkpoints stay, so --resume continues them); one run a process, none inherits another's state
+    with multiprocessing.get_context("spawn").Pool(min(config.jobs, len(todo)), maxtasksperchild=1) as pool:
         pending = {}
         for row, seed in todo:
             log = out / row / f"seed{seed}.log"
