@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from mindzero.core.errors import UserError, clip
-from mindzero.stories.paraphrase import canonical, sentences
+from mindzero.stories.paraphrase import NAME, canonical, sentences
 
 
 def _join_names(names: tuple[str, ...]) -> str:
@@ -134,7 +134,7 @@ class PrivateTell:
 
 Event = Enter | IsIn | ObjectAt | Move | Stay | Exit | Distractor | PublicClaim | PrivateTell
 
-_NAME = r"(?!(?:He|She|They|It|We|I|You|The|A|An|There|Then)\b)[A-Z][A-Za-z]*"  # not a pronoun
+_NAME = NAME
 _THING = r"[A-Za-z][A-Za-z0-9_\-]*"
 _PATTERNS: tuple[tuple[re.Pattern, type], ...] = tuple(
     (re.compile(p + r"$"), cls)

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 
-#: An agent's name: capitalised, not a pronoun or an article ("She left." names nobody).
-_NAME = r"(?!(?:He|She|They|It|We|I|You|The|A|An|There|Then)\b)[A-Z][A-Za-z]*"
-_NAMES = rf"(?P<agents>{_NAME}(?:, {_NAME})*,? (?:and|&) {_NAME}|{_NAME})"
+#: An agent's name: capitalised, not a pronoun or an article ("She left." names nobody); the
+#: templates' too (:mod:`mindzero.stories.events`).
+NAME = r"(?!(?:He|She|They|It|We|I|You|The|A|An|There|Then)\b)[A-Z][A-Za-z]*"
+_NAMES = rf"(?P<agents>{NAME}(?:, {NAME})*,? (?:and|&) {NAME}|{NAME})"
 #: A word of a thing's name: lower case, not a joining word ("a cat and a dog" is two things).
 _WORD = r"(?!(?:and|or|from|to|into|in|inside|onto|out|up|away|down|off|first|now)\b)[a-z][a-z0-9_-]*"
 #: A thing's name: up to three such words ("big red box").
@@ -25,7 +26,7 @@ _PHRASE = _WORD + r"(?: " + _WORD + r"){0,2}"
 def _thing(group: str) -> str:
     """A thing after an optional article or owner ("Sally's basket": ``group``_owner), its name
     captured as ``group``."""
-    return rf"(?:the |a |an |his |her |their |(?P<{group}_owner>{_NAME})'s )?(?P<{group}>{_PHRASE})"
+    return rf"(?:the |a |an |his |her |their |(?P<{group}_owner>{NAME})'s )?(?P<{group}>{_PHRASE})"
 
 
 _END = r"\s*[.!]?$"
@@ -41,22 +42,22 @@ _REWRITES: tuple[tuple[re.Pattern, str], ...] = tuple(
             "{agents} entered the {room}.",
         ),
         (
-            rf"(?P<agent>{_NAME}) (?:was in|is standing in|was standing in|stands in) {_thing('room')}",
+            rf"(?P<agent>{NAME}) (?:was in|is standing in|was standing in|stands in) {_thing('room')}",
             "{agent} is in the {room}.",
         ),
         (
-            rf"(?P<agent>{_NAME}) (?:exits|leaves|left|goes out of|went out of|walks out of|walked out of|"
+            rf"(?P<agent>{NAME}) (?:exits|leaves|left|goes out of|went out of|walks out of|walked out of|"
             rf"steps out of|stepped out of|gets out of|got out of) {_thing('room')}",
             "{agent} exited the {room}.",
         ),
         (
-            rf"(?P<agent>{_NAME}) (?:moves|puts|put|places|placed|transfers|transferred|shifts|shifted|relocates|"
+            rf"(?P<agent>{NAME}) (?:moves|puts|put|places|placed|transfers|transferred|shifts|shifted|relocates|"
             rf"relocated|hides|hid|drops|dropped|stashes|stashed|moved) {_thing('obj')}"
             rf"(?: from {_thing('source')})? (?:to|into|in|inside|onto) {_thing('container')}",
             "{agent} moved the {obj} to the {container}.",
         ),
         (
-            rf"(?P<agent>{_NAME}) (?:takes|took|grabs|grabbed|removes|removed|picks up|picked up) {_thing('obj')}"
+            rf"(?P<agent>{NAME}) (?:takes|took|grabs|grabbed|removes|removed|picks up|picked up) {_thing('obj')}"
             rf"(?: out)?(?: (?:out of|from) {_thing('source')})? and "
             rf"(?:puts|put|places|placed|moves|moved|drops|dropped|hides|hid) (?:it|them) (?:in|into|inside|onto|to) "
             rf"{_thing('container')}",
@@ -73,30 +74,30 @@ _REWRITES: tuple[tuple[re.Pattern, str], ...] = tuple(
             "The {obj} is in the {container}.",
         ),
         (
-            rf"(?P<agent>{_NAME}) (?:stayed|stays|remained|remains|waited|waits) in {_thing('room')}"
+            rf"(?P<agent>{NAME}) (?:stayed|stays|remained|remains|waited|waits) in {_thing('room')}"
             r"(?: for [a-z0-9 ]+)?",
             "{agent} made no movements and stayed in the {room} for 1 minute.",
         ),
         (
-            rf"(?P<speaker>{_NAME}) (?:privately told|secretly told|quietly told|whispered to) (?P<listener>{_NAME}) "
+            rf"(?P<speaker>{NAME}) (?:privately told|secretly told|quietly told|whispered to) (?P<listener>{NAME}) "
             rf"that {_thing('obj')} (?:is|was) (?:in|inside) {_thing('container')}",
             "{speaker} privately told {listener} that the {obj} is in the {container}.",
         ),
         (
-            rf"(?P<speaker>{_NAME}) (?:told everyone|told the others|told everybody|announced|announced to everyone|"
+            rf"(?P<speaker>{NAME}) (?:told everyone|told the others|told everybody|announced|announced to everyone|"
             rf"publicly said|publicly announced|claimed publicly|publicly stated) "
             rf"(?:that )?{_thing('obj')} (?:is|was) (?:in|inside) {_thing('container')}",
             "{speaker} publicly claimed that {obj} is in the {container}.",
         ),
         # questions: "believe" for "think", "Where is the O now?" for "really"
         (
-            rf"Where (?P<head>does {_NAME} (?:really )?)(?:believe|reckon|suppose) "
-            rf"(?P<rest>(?:{_NAME} (?:thinks|believes) )*){_thing('obj')} is\?",
+            rf"Where (?P<head>does {NAME} (?:really )?)(?:believe|reckon|suppose) "
+            rf"(?P<rest>(?:{NAME} (?:thinks|believes) )*){_thing('obj')} is\?",
             "Where {head}think {rest}the {obj} is?",
         ),
         (rf"Where is {_thing('obj')} (?:now|actually|at the end)\?", "Where is the {obj} really?"),
         (
-            rf"Where (?:would|should|does|will) (?P<agent>{_NAME}) (?:look|search) for {_thing('obj')}(?: first)?\?",
+            rf"Where (?:would|should|does|will) (?P<agent>{NAME}) (?:look|search) for {_thing('obj')}(?: first)?\?",
             "Where will {agent} look for the {obj}?",
         ),
     )
@@ -120,7 +121,7 @@ _PRONOUN = re.compile(r"^(?:He|She)\b")
 
 #: Leaving without saying which room ("Sally leaves the room.", "Bob exited."): the room they are in.
 _LEFT = re.compile(
-    rf"^(?P<agent>{_NAME}) (?:exited|exits|left|leaves|went out|goes out|walked out|walks out)"
+    rf"^(?P<agent>{NAME}) (?:exited|exits|left|leaves|went out|goes out|walked out|walks out)"
     r"(?: of)?(?: the room)?[.!]?$"
 )
 
