@@ -37,7 +37,9 @@ _REWRITES: tuple[tuple[re.Pattern, str], ...] = tuple(
     for pattern, template in (
         (
             rf"{_NAMES} (?:enters|entered|walks into|walked into|goes into|went into|comes into|came into|"
-            rf"steps into|stepped into|arrives in|arrived in|are in|were in|are standing in|were standing in) "
+            rf"steps into|stepped into|arrives in|arrived in|are in|were in|are standing in|were standing in|"
+            rf"goes to|went to|go to|walks to|walked to|walk to|heads to|headed to|head to|moves to|moved to|"
+            rf"returns to|returned to|return to|comes to|came to|come to) "
             rf"{_thing('room')}",
             "{agents} entered the {room}.",
         ),

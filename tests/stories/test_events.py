@@ -195,3 +195,12 @@ def test_leaving_without_naming_the_room_leaves_the_room_they_are_in() -> None:
     assert story.events[1:] == [Exit("Sally", "playroom"), Exit("Anne", "playroom")]
     with pytest.raises(UserError, match="She left"):  # Sally is in no room any more
         read_story("Sally and Anne are in the playroom. Sally left the playroom. She left.")
+
+
+def test_going_to_and_coming_back_to_a_room_enter_it() -> None:
+    story = read_story("Sally and Anne went to the playroom. Sally left. Sally came back to the playroom.")
+    assert story.events == [
+        Enter(("Sally", "Anne"), "playroom"),
+        Exit("Sally", "playroom"),
+        Enter(("Sally",), "playroom"),
+    ]
