@@ -407,6 +407,17 @@ def test_what_a_place_holds_said_as_the_person_opens_it(opens: str) -> None:
     assert s["story"]["visits"] == ["kitchen/microwave (opened)", "kitchen/fridge"] and s["unread"] == []
 
 
+@pytest.mark.parametrize("aside", ["milk's gone, but there's", "no milk, but"])
+def test_an_aside_about_something_the_world_lacks_leaves_the_rest_of_the_description(aside: str) -> None:
+    """Before, "milk's gone" made the sentence an action ("gone" read as a walk) and "no milk" kept it
+    unread; then the salmon inside the brackets went to the microwave after them."""
+    home = f"In the kitchen there's a fridge ({aside} a salmon and two cupcakes), a microwave with a plate in it. "
+    s = state(home + "The living room has a sofa.\n" + "Sam is in the living room. He goes to the kitchen.\n")
+    places = s["scene"]["places"]
+    assert places["kitchen/fridge"] == {"salmon": 1, "cupcake": 2} and places["kitchen/microwave"] == {"plate": 1}
+    assert [u["why"].split(":")[0] for u in s["unread"]] == ["aside skipped"]
+
+
 def test_the_story_is_read_once_for_many_questions() -> None:
     told = read_story_text(HOME + WALK)
     assert told.question == "" and told.story.person == "Sam"

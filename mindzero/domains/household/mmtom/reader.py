@@ -329,7 +329,9 @@ def _is_action(sent: _Sentence, names: set[str]) -> bool:
     toks, covered = sent.tokens, _fillers(sent)
     furniture_ends = {m.end for m in sent.found if m.kind in ("places", "vague")}  # "the cabinets go: ..."
     words = [(i, t) for i, t in enumerate(toks) if i not in covered]
-    walks = any(t.lemma_ in WALKS and i not in furniture_ends for i, t in words)
+    # "the milk's gone": gone after a form of "be" is absent, not a walk
+    gone = {i for i, t in words if t.lower_ == "gone" and i and toks[i - 1].lower_ in ("is", "'s", "are", "was")}
+    walks = any(t.lemma_ in WALKS and i not in furniture_ends | gone for i, t in words)
     if walks or any(m.kind in ("open", "close", "about") for m in sent.found):
         return True
     if _room_list(sent):
@@ -365,12 +367,17 @@ ASIDE_MARKS = frozenset({",", "(", ")", "-", "–", "—", ";"})
 
 def _skip_asides(sent: _Sentence, names: set[str], notes: list[dict]) -> None:
     """Asides that name nothing the reader knows and hold words it does not ("wearing his lucky
-    cap", "(humming a song)") are skipped, each noted in ``notes``; an aside with a negation is not."""
+    cap", "(humming a song)") are skipped, each noted in ``notes``; an aside with a negation is not,
+    unless all it negates is unknown ("(no milk, but a salmon)": milk is no object of the world)."""
     toks, cuts = sent.tokens, [-1] + [i for i, t in enumerate(sent.tokens) if t.text in ASIDE_MARKS]
     for lo, hi in zip([c + 1 for c in cuts], [*cuts[1:], len(toks)]):
         piece = toks[lo:hi]
         named = any(m.start < hi and m.end > lo and m.kind != "filler" for m in sent.found)
-        if named or not any(unknown(t, names) for t in piece) or any(t.lower_ in NEGATING for t in piece):
+        negation = next((i for i, t in enumerate(piece) if t.lower_ in NEGATING), None)
+        negates_known = negation is not None and not all(
+            unknown(t, names) or t.is_punct or t.lower_ in ("a", "an", "the", "any") for t in piece[negation + 1 :]
+        )
+        if named or not any(unknown(t, names) for t in piece) or negates_known:
             continue
         sent.found.append(Mention("filler", lo, hi))
         words = [t.text for t in piece if unknown(t, names)]
@@ -492,8 +499,10 @@ def _assign(
                 continue
             relative = {t.lower_ for t in toks[a : found[0].start]} & {"which", "latter"}
             if all(m.kind == "obj" for m in found):
-                if not owner and a == lo and toks[lo].text in (":", "-", "–", "—") and tail:
-                    owner = tail  # "1: a bowl, a plate, 2: ...": the place just before the colon
+                heading = toks[lo].text in (":", "-", "–", "—")
+                closing = any(t.text == ")" for t in toks[a:b])  # "a fridge (no milk, but a salmon), ..."
+                if not owner and a == lo and (heading or closing) and tail:
+                    owner = tail  # "1: a bowl, a plate, 2: ...": the place just before the colon or bracket
                 if not owner:
                     orphans += found
                     continue
