@@ -387,7 +387,14 @@ def test_a_premise_that_the_object_is_there_is_refused_not_ignored(question: str
         read_question(HOME + WALK + question)
 
 
-@pytest.mark.parametrize("start", ["My son Leo is in the bedroom.", "hey so my roommate leo was in the bedroom."])
+@pytest.mark.parametrize(
+    "start",
+    [
+        "My son Leo is in the bedroom.",
+        "hey so my roommate leo was in the bedroom.",
+        "Leo and his dog are in the bedroom.",
+    ],
+)
 def test_who_the_person_is_to_the_teller_is_read_past(start: str) -> None:
     r = read_question(HOME + start + " He goes to the kitchen and opens the fridge.\nWhat is Leo after?")
     assert r.story.to_json() == {"person": "Leo", "start": "bedroom", "visits": ["kitchen/fridge (opened)"]}
