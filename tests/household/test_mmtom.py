@@ -110,13 +110,13 @@ def test_reader_reads_repeats_lists_and_room_visits() -> None:
 
 
 def test_unread_sentences_are_counted_not_dropped() -> None:
-    odd = DESCRIPTION + "A cat purrs on the bookshelf. A plate and a book are on the sofa and the desk. \n"
+    odd = DESCRIPTION + "A gecko purrs on the bookshelf. A plate and a book are on the sofa and the desk. \n"
     r = read_question(odd + ACTIONS + belief_q("plate", "fridge"))
     assert [u["text"] for u in r.unread] == [
-        "A cat purrs on the bookshelf.",
+        "A gecko purrs on the bookshelf.",
         "A plate and a book are on the sofa and the desk.",
     ]
-    assert [u["line"] for u in r.unread] == [6, 6] and r.unread[0]["unknown"] == ["cat", "purrs"]
+    assert [u["line"] for u in r.unread] == [6, 6] and r.unread[0]["unknown"] == ["gecko", "purrs"]
     assert r.unread[1]["why"] == "objects not given one place"
     assert r.sentences == 13
     # the plate's places are unknown, so a question about the plate depends on the unread sentence
@@ -213,8 +213,8 @@ def test_ties_are_reported_as_ties_with_half_credit() -> None:
 
 
 def test_strict_turns_an_unread_sentence_into_a_one_line_error() -> None:
-    odd = DESCRIPTION + "A cat purrs on the bookshelf. \n" + ACTIONS + belief_q("plate", "fridge")
-    expected = r"line 6: cannot read 'A cat purrs on the bookshelf\.' \(unknown words: cat, purrs"
+    odd = DESCRIPTION + "A gecko purrs on the bookshelf. \n" + ACTIONS + belief_q("plate", "fridge")
+    expected = r"line 6: cannot read 'A gecko purrs on the bookshelf\.' \(unknown words: gecko, purrs"
     with pytest.raises(UserError, match=expected):
         read_question(odd, strict=True)
     assert read_question(odd).unread
