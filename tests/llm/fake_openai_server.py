@@ -25,6 +25,9 @@ class FakeOpenAIServer(ThreadingHTTPServer):
     """
 
     model = "fake-model"
+    #: Connections the listening socket queues (socketserver's default, 5, is fewer than the requests a
+    #: concurrency test sends at once: on a loaded machine the 8th waited for a SYN retry)
+    request_queue_size = 64
 
     def __init__(self) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
