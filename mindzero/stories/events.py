@@ -244,10 +244,12 @@ def _read(sentence: str, lineno: int, story: StoryText, parse):
     """``parse`` of the sentence, else of the template it means (noted in ``story.reworded``; a
     leading "He" / "She" is the one agent of the event before)."""
     read = parse(sentence)
+    if read is not None:  # a template sentence: no context needed (Hi-ToM's stories are all such)
+        return read
     last = story.events[-1] if story.events else None
     agents = getattr(last, "agents", None) or [getattr(last, "agent", None) or getattr(last, "speaker", None)]
     subject = agents[0] if len(agents) == 1 else None
-    if read is None and (meant := canonical(sentence, subject, _rooms(story.events))) is not None:
+    if (meant := canonical(sentence, subject, _rooms(story.events))) is not None:
         read = parse(meant)
         if read is not None:
             story.reworded.append((lineno, sentence, meant))

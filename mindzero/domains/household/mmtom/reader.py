@@ -927,14 +927,18 @@ def _says_inside(option: _Option, stem: _Option) -> bool:
     return not option.negated
 
 
+def _words(text: str) -> set[str]:
+    """The words of ``text``, in lower case."""
+    return {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
+
+
 def _free_premise(text: str, context: frozenset[str]) -> tuple[_Option, list[str]]:
     """(the premise, the objects asked about) of a goal question without labelled options: the
     premise is the first sentence or clause that names an object, a place and a negation or a belief
     ("Sam thinks there is no cupcake in the fridge. Is he after a cupcake or an apple?"); the objects
     asked about are those of the other parts (all of them when there is no premise)."""
     parts = [_option(part, context) for part in re.split(r"(?<=[.!?;])\s+|,\s*|[()]", text) if part.strip()]
-    believed = [o for o in parts if {w.lower() for w in re.findall(r"[A-Za-z]+", o.text)} & BELIEF_WORDS]
-    premise = next((o for o in parts if o.places and o.objects and (o.negated or o in believed)), None)
+    premise = next((o for o in parts if o.places and o.objects and (o.negated or _words(o.text) & BELIEF_WORDS)), None)
     if premise is None:
         return _Option("", [], [], False, None), [o for part in parts for o in part.objects]
     return premise, [o for part in parts if part is not premise for o in part.objects]
@@ -952,15 +956,14 @@ def _goal_query(
     else:  # free choice: the objects the question names, or every class in the apartment
         premise, asked = _free_premise(text, context)
         goals = tuple(dict.fromkeys(o for o in asked if o)) if len(set(asked)) > 1 else ()
-        asks = GOAL_WORDS & {w.lower() for w in re.findall(r"[A-Za-z]+", text)} or GOING_FOR.search(text)
+        asks = GOAL_WORDS & _words(text) or GOING_FOR.search(text)
         if not goals and not asks:
             raise UserError(f"question in an unknown form (ask what the person thinks or wants): {text[:80]!r}")
         goals = goals or tuple(sorted({c for counts in scene.objects.values() for c in counts if counts[c]}))
     if len(set(goals)) != len(goals) or len(goals) < 2:
         raise UserError(f"a goal question needs two or more different objects: {text[:80]!r}")
     given = None
-    believes = {w.lower() for w in re.findall(r"[A-Za-z]+", premise.text)} & BELIEF_WORDS
-    if premise.places and premise.objects and believes and not premise.negated:
+    if premise.places and premise.objects and _words(premise.text) & BELIEF_WORDS and not premise.negated:
         raise UserError(
             f"a premise that the person thinks the {display_name(premise.objects[0])} is there is not modelled (only "
             f"'thinks there is no ... in ...'): {premise.text[:80]!r}"
@@ -1177,7 +1180,7 @@ def _question_names(question: str, story: str = "") -> set[str]:
     """The person's name in a question: capitalised words the lexicon does not know, or (for a
     story typed in lower case) unknown words that the story uses too ("is daniel looking for ...")."""
     nlp, _ = pipeline()
-    told = {w.lower() for w in re.findall(r"[A-Za-z]+", story)}
+    told = _words(story)
     return {
         t.lower_
         for t in nlp(question)
