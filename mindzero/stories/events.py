@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass, field
 
 from mindzero.core.errors import UserError, clip
-from mindzero.stories.paraphrase import NAME, canonical, sentences
+from mindzero.stories.paraphrase import NAME, Context, read_sentence, sentences
+from mindzero.stories.paraphrase import read_question as _question_in_words
 
 
 def _join_names(names: tuple[str, ...]) -> str:
@@ -193,6 +194,7 @@ class StoryText:
     questions: list[Question]
     ignored: list[int]
     reworded: list[tuple[int, str, str]] = field(default_factory=list)
+    about: tuple[str, ...] | None = None  # whom the last sentence in a user's words was about ("She ...")
 
 
 def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
@@ -217,14 +219,14 @@ def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
             continue  # preamble such as "Read the following story ..."
         started = True
         for sentence in [m.group(2)] if m else sentences(line):
-            if sentence.startswith("Where "):
-                question = _read(sentence, lineno, story, _parse_question_or_none)
-                if question is None:
-                    parse_question(sentence, f"line {lineno}: ")  # raises, naming the line
+            if sentence.startswith("Where ") or sentence.endswith("?"):
+                question = read_question(sentence, f"line {lineno}: ", story_context(story))
+                if parse_question_or_none(sentence) is None:
+                    story.reworded.append((lineno, sentence, question.render()))
                 story.questions.append(question)
                 continue
-            event = _read(sentence, lineno, story, parse_line) if (m or not numbered) else None
-            if event is None:
+            events = _read(sentence, lineno, story) if (m or not numbered) else None
+            if events is None:
                 if ignore_unknown:
                     story.ignored.append(lineno)
                     continue
@@ -233,27 +235,51 @@ def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
                     f"story line {lineno}: {what}: {clip(sentence)!r} (the wordings read: docs/stories.md; "
                     "--ignore-unknown skips such lines)"
                 )
-            story.events.append(event)
-            story.numbers.append(int(m.group(1)) if m else len(story.events))
+            for event in events:
+                story.events.append(event)
+                story.numbers.append(int(m.group(1)) if m else len(story.events))
     if not story.events:
         raise UserError("story has no sentences")
     return story
 
 
-def _read(sentence: str, lineno: int, story: StoryText, parse):
-    """``parse`` of the sentence, else of the template it means (noted in ``story.reworded``; a
-    leading "He" / "She" is the one agent of the event before)."""
-    read = parse(sentence)
+def _read(sentence: str, lineno: int, story: StoryText) -> list[Event] | None:
+    """The events of a sentence: a template, else the templates it means in a user's words
+    (:func:`~mindzero.stories.paraphrase.read_sentence`, noted in ``story.reworded``)."""
+    read = parse_line(sentence)
     if read is not None:  # a template sentence: no context needed (Hi-ToM's stories are all such)
-        return read
+        story.about = None
+        return [read]
+    context = story_context(story)
+    meant = read_sentence(sentence, context)
+    if meant is None:
+        return None
+    story.about = context.subject
+    events = [parse_line(m) for m in meant]
+    if any(e is None for e in events):
+        return None
+    story.reworded.append((lineno, sentence, " ".join(meant)))
+    return events
+
+
+def story_context(story: StoryText) -> Context:
+    """What the story so far lets a sentence refer to: the last event's agents, everyone's room,
+    the object named last, every agent and every place."""
     last = story.events[-1] if story.events else None
-    agents = getattr(last, "agents", None) or [getattr(last, "agent", None) or getattr(last, "speaker", None)]
-    subject = agents[0] if len(agents) == 1 else None
-    if (meant := canonical(sentence, subject, _rooms(story.events))) is not None:
-        read = parse(meant)
-        if read is not None:
-            story.reworded.append((lineno, sentence, meant))
-    return read
+    obj = next((e.obj for e in reversed(story.events) if hasattr(e, "obj")), None)
+    places = {getattr(e, "room", None) or getattr(e, "container", None) for e in story.events}
+    room = next((e.room for e in reversed(story.events) if hasattr(e, "room")), None)
+    subject = story.about if story.about is not None else tuple(a for a in _agents(last) if a)
+    return Context(
+        subject, _rooms(story.events), obj,
+        frozenset(a for e in story.events for a in _agents(e) if a), frozenset(places - {None}), room=room,
+        containers=frozenset(e.container for e in story.events if hasattr(e, "container")),
+        objects=frozenset(e.obj for e in story.events if hasattr(e, "obj")),
+    )  # fmt: skip
+
+
+def _agents(event: Event | None) -> tuple[str | None, ...]:
+    return getattr(event, "agents", None) or (getattr(event, "agent", None) or getattr(event, "speaker", None),)
 
 
 def _rooms(events: list[Event]) -> dict[str, str]:
@@ -267,11 +293,24 @@ def _rooms(events: list[Event]) -> dict[str, str]:
     return rooms
 
 
-def _parse_question_or_none(text: str) -> Question | None:
+def parse_question_or_none(text: str) -> Question | None:
+    """A question in the templates' words, or None."""
     try:
         return parse_question(text)
     except UserError:
         return None
+
+
+def read_question(text: str, where: str = "", context: Context | None = None) -> Question:
+    """A question in the templates' words (:func:`parse_question`) or in a user's
+    (:func:`~mindzero.stories.paraphrase.read_question`; ``context``: the story's, for "it");
+    raises UserError (prefixed by ``where``) on anything else."""
+    if (question := parse_question_or_none(text)) is not None:
+        return question
+    meant = _question_in_words(text, context)
+    if meant is None:
+        raise UserError(f"{where}unparseable question: {clip(text.strip())!r} (the wordings read: docs/stories.md)")
+    return Question(*meant)
 
 
 def parse_story(story: str) -> list[Event]:

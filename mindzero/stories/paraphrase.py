@@ -1,160 +1,1118 @@
-"""Story sentences in a user's own words, rewritten into the Hi-ToM templates the engine reads.
+"""Story sentences in a user's own words, read as the Hi-ToM templates the engine reads.
 
-A person writing a Sally-Anne story says "Anna and Ben are in the kitchen.", "Anna puts the apple
-into the red box.", "Ben leaves the kitchen." or "Where does Ben believe the apple is?"; the engine
-reads "Anna and Ben entered the kitchen.", "Anna moved the apple to the red_box.", "Ben exited the
-kitchen." and "Where does Ben think the apple is?". :func:`canonical` makes that rewrite for the
-wordings below (a container or object of several words becomes one name joined by "_", as Hi-ToM
-writes "blue_treasure_chest"); anything else is left to the templates, which refuse it. Every
-rewrite is reported by :func:`~mindzero.stories.events.read_story`, so what was read is visible.
+A person writing a Sally-Anne story says "Anna and Ben are in the kitchen.", "Anna walks into the
+den and pops the apple into the red box.", "The apple was moved to the blue crate by Ben.", "After
+Ben had left, Anna took it out and put it back." or "Where does Ben believe the apple is?"; the
+engine reads "Anna and Ben entered the kitchen.", "Anna moved the apple to the red_box.", "Ben
+exited the kitchen." and "Where does Ben think the apple is?". :func:`read_sentence` makes that
+rewrite: it splits a sentence into clauses (joined by "and", "then", ";", or "after / before /
+once / while ..., ..."), finds each clause's subject (names, "he" / "she" / "they" for the agents
+the sentence before was about), its verb by lemma (:data:`VERBS`, every inflection) and its
+complements by their prepositions, so "puts / stashes / tucks / popped the O (back) into / in /
+inside the C" are one reading. A thing's name of up to three words becomes one, joined by "_" as
+Hi-ToM writes them ("the red box" -> ``red_box``); "it" / "them" is the object named last.
+
+Anything the reader cannot place exactly (a verb it does not know, an unknown pronoun, "Ann said
+..." with no one named who heard it) is refused: a silently misread event would change every later
+belief. Every rewrite is reported by :func:`~mindzero.stories.events.read_story`.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field, replace
+from functools import cache
 
-#: An agent's name: capitalised, not a pronoun or an article ("She left." names nobody); the
-#: templates' too (:mod:`mindzero.stories.events`).
-NAME = r"(?!(?:He|She|They|It|We|I|You|The|A|An|There|Then)\b)[A-Z][A-Za-z]*"
-_NAMES = rf"(?P<agents>{NAME}(?:, {NAME})*,? (?:and|&) {NAME}|{NAME})"
-#: A word of a thing's name: lower case, not a joining word ("a cat and a dog" is two things).
-_WORD = r"(?!(?:and|or|from|to|into|in|inside|onto|out|up|away|down|off|first|now)\b)[a-z][a-z0-9_-]*"
-#: A thing's name: up to three such words ("big red box").
-_PHRASE = _WORD + r"(?: " + _WORD + r"){0,2}"
+from mindzero.core.spelling import typo_fixes
+
+#: An agent's name in the templates: capitalised, not a pronoun or an article ("She left." names
+#: nobody) (:mod:`mindzero.stories.events`).
+_NOT_NAMES = (
+    "He She They It We I You The A An There Then After Afterwards Finally Later Next Now Meanwhile Soon Once When "
+    "While Before Lastly Thereafter Subsequently Eventually Suddenly Also Still"
+)
+NAME = rf"(?!(?:{'|'.join(_NOT_NAMES.split())})\b)[A-Z][A-Za-z]*"
+
+#: Verb classes by lemma; every inflection is read (lemminflect). "move" is both a motion ("moved
+#: to the hall") and a placement ("moved the O to the C"): the words after it decide.
+VERBS: dict[str, tuple[str, ...]] = {
+    "motion": (
+        "go",
+        "walk",
+        "come",
+        "step",
+        "head",
+        "wander",
+        "pop",
+        "run",
+        "stroll",
+        "hurry",
+        "rush",
+        "dash",
+        "stride",
+        "march",
+        "return",
+        "proceed",
+        "arrive",
+        "get",
+        "move",
+        "hop",
+        "nip",
+        "duck",
+        "sneak",
+        "slip",
+        "venture",
+        "pass",
+        "race",
+        "jog",
+        "skip",
+        "wander",
+        "make",
+        "rejoin",
+        "join",
+        "reenter",
+        "end",
+        "follow",
+    ),
+    "enter": ("enter", "reenter", "re-enter"),
+    "leave": ("exit", "leave", "depart", "quit", "vacate"),
+    "place": (
+        "move",
+        "put",
+        "place",
+        "transfer",
+        "relocate",
+        "shift",
+        "stash",
+        "tuck",
+        "stick",
+        "drop",
+        "hide",
+        "pop",
+        "toss",
+        "slip",
+        "stuff",
+        "shove",
+        "set",
+        "lay",
+        "throw",
+        "chuck",
+        "store",
+        "bring",
+        "carry",
+        "deposit",
+        "plop",
+        "leave",
+        "return",
+        "switch",
+        "sneak",
+        "squirrel",
+        "dump",
+        "lodge",
+        "rehome",
+    ),
+    "take": ("take", "grab", "pick", "remove", "fetch", "lift", "pull", "retrieve", "snatch", "collect"),
+    "stay": ("stay", "wait", "remain", "linger", "hang", "sit", "stand", "idle", "loiter", "rest", "pause"),
+    "notice": ("see", "notice", "spot", "observe", "glimpse", "hear", "spy", "watch"),
+    "like": ("like", "enjoy", "prefer", "fancy", "admire"),
+    "love": ("love", "adore"),
+    "dislike": ("dislike", "detest"),
+    "hate": ("hate", "loathe", "despise"),
+    "lose": ("lose", "misplace"),
+    "claim": (
+        "claim",
+        "announce",
+        "declare",
+        "proclaim",
+        "shout",
+        "insist",
+        "assert",
+        "yell",
+        "exclaim",
+        "state",
+        "say",
+        "tell",
+        "call",
+        "broadcast",
+        "inform",
+        "whisper",
+        "confide",
+        "mention",
+        "let",
+        "remark",
+    ),
+    "be": ("be",),
+    "other": ("do", "touch", "handle", "pull", "draw"),  # read only where nothing happens: "did not touch it"
+}
+#: Words that say how or when, not what: skipped wherever they stand.
+ADVERBS = frozenset(
+    "then now also just quickly carefully quietly slowly immediately later soon again back still already "
+    "finally next suddenly eventually right straight promptly swiftly briskly calmly casually silently "
+    "secretly privately publicly openly loudly aloud currently afterwards afterward meanwhile first "
+    "subsequently thereafter shortly directly simply actually really even gently hastily too likewise "
+    "however lastly anyway together herself himself themselves present all both very either".split()
+)
+#: Words that mark a claim as heard by everyone present, or by the listener alone.
+PUBLIC = frozenset("publicly openly aloud loudly everyone everybody all others group room".split())
+PRIVATE = frozenset("privately secretly quietly confidentially discreetly whisper confide".split())
+#: Words no name is: a capitalised one of them starts a sentence ("Then", "After", "The").
+FUNCTION_WORDS = frozenset(
+    "the a an then after before once when while as since next later meanwhile finally now soon so "
+    "and but or there here he she they it we i you his her their its this that these those what where "
+    "which who how in on at to into from by with without of for first eventually afterwards afterward "
+    "subsequently suddenly shortly thereafter also still just again meanwhile having according some "
+    "all everyone everybody nobody someone somebody one another both each either neither had has have did does "
+    "do will would can could should may might must inside onto within towards toward outside behind under "
+    "beside near over".split()
+)
+_DETERMINERS = frozenset("the a an some his her their its one this that".split())
+#: Verbs that look into or at a place without going there ("peeks into the box").
+_NOT_MOTION = frozenset(
+    "look looks looked peek peeks peeked glance glances glanced stare stares stared peer peers peered reach "
+    "reaches reached check checks checked".split()
+)
+_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "2": 2, "3": 3, "4": 4, "5": 5}
+_PARTICLES = frozenset("out up off away down over aside around about along".split())
+#: Words that end a thing's name: where it is, not what it is ("the pear located in ...").
+_STATE_WORDS = frozenset("located situated kept stored placed hidden found sitting lying resting now".split())
+_PREP_IN = ("inside of", "in to", "into", "inside", "onto", "within", "in", "on", "to")
+_TIME = re.compile(
+    r"\b(?:(?:for|after|within|in|about) )?(?:a|one|1|two|2|three|3|a few|several|some|another|a couple of)"
+    r" (?:more )?(?:minute|minutes|min|moment|moments|while|second|seconds|bit)(?: later| or so| afterwards)?\b"
+    r"|\b(?:at|by|around|about) (?:around |about )?(?:this|that|the same) (?:time|moment|point)\b"
+    r"|\bat the end\b|\bafter that\b|\bafter this\b"
+    r"|\bshortly (?:after|afterwards)\b|\bsoon after\b|\bright after\b|\bafter a bit\b|\bmoments? later\b",
+    re.IGNORECASE,
+)
+_CONTRACTIONS = (
+    (re.compile(r"\bcan't\b|\bcannot\b", re.I), "can not"),
+    (re.compile(r"\bwon't\b", re.I), "will not"),
+    (re.compile(r"\b(he|she|it|there|that|where|who|what)'s\b", re.I), r"\1 is"),
+    (re.compile(r"\b(they|we|you)'re\b", re.I), r"\1 are"),
+    (re.compile(r"\b(\w+)n't\b", re.I), r"\1 not"),
+    (re.compile(r"\b(\w+)'ll\b", re.I), r"\1 will"),
+    (re.compile(r"\b(\w+)'d\b", re.I), r"\1 would"),
+    (re.compile(r"\b(\w+)'ve\b", re.I), r"\1 have"),
+)
+_NEGATION = frozenset("not never no nothing nobody without".split())
 
 
-def _thing(group: str) -> str:
-    """A thing after an optional article or owner ("Sally's basket": ``group``_owner), its name
-    captured as ``group``."""
-    return rf"(?:the |a |an |his |her |their |(?P<{group}_owner>{NAME})'s )?(?P<{group}>{_PHRASE})"
+@cache
+def _forms() -> dict[str, str]:
+    """Every inflection of every verb of :data:`VERBS` -> its lemma."""
+    from lemminflect import getAllInflections  # noqa: PLC0415 — loaded on the first non-template sentence
+
+    forms: dict[str, str] = {}
+    for lemmas in VERBS.values():
+        for lemma in lemmas:
+            forms.setdefault(lemma, lemma)
+            for inflections in getAllInflections(lemma, upos="VERB").values():
+                for form in inflections:
+                    forms.setdefault(form, lemma)
+    forms.update({"is": "be", "are": "be", "was": "be", "were": "be", "been": "be", "being": "be", "am": "be"})
+    return forms
 
 
-_END = r"\s*[.!]?$"
+@dataclass
+class Context:
+    """What a sentence may refer to: the agents the event before was about (a leading "he" / "she" /
+    "they"), the room each agent is in ("left the room", "stayed there"), and the object named last
+    ("it")."""
 
-#: (pattern, template) pairs; the template's fields are the pattern's groups.
-_REWRITES: tuple[tuple[re.Pattern, str], ...] = tuple(
-    (re.compile("^" + pattern + _END), template)
-    for pattern, template in (
-        (
-            rf"{_NAMES} (?:enters|entered|walks into|walked into|goes into|went into|comes into|came into|"
-            rf"steps into|stepped into|arrives in|arrived in|are in|were in|are standing in|were standing in|"
-            rf"goes to|went to|go to|walks to|walked to|walk to|heads to|headed to|head to|moves to|moved to|"
-            rf"returns to|returned to|return to|comes to|came to|come to) "
-            rf"{_thing('room')}",
-            "{agents} entered the {room}.",
-        ),
-        (
-            rf"(?P<agent>{NAME}) (?:was in|is standing in|was standing in|stands in) {_thing('room')}",
-            "{agent} is in the {room}.",
-        ),
-        (
-            rf"(?P<agent>{NAME}) (?:exits|leaves|left|goes out of|went out of|walks out of|walked out of|"
-            rf"steps out of|stepped out of|gets out of|got out of) {_thing('room')}",
-            "{agent} exited the {room}.",
-        ),
-        (
-            rf"(?P<agent>{NAME}) (?:moves|puts|put|places|placed|transfers|transferred|shifts|shifted|relocates|"
-            rf"relocated|hides|hid|drops|dropped|stashes|stashed|moved) {_thing('obj')}"
-            rf"(?: from {_thing('source')})? (?:to|into|in|inside|onto) {_thing('container')}",
-            "{agent} moved the {obj} to the {container}.",
-        ),
-        (
-            rf"(?P<agent>{NAME}) (?:takes|took|grabs|grabbed|removes|removed|picks up|picked up) {_thing('obj')}"
-            rf"(?: out)?(?: (?:out of|from) {_thing('source')})? and "
-            rf"(?:puts|put|places|placed|moves|moved|drops|dropped|hides|hid) (?:it|them) (?:in|into|inside|onto|to) "
-            rf"{_thing('container')}",
-            "{agent} moved the {obj} to the {container}.",
-        ),
-        (
-            rf"(?:The|the|A|a|An|an) (?P<obj>{_PHRASE}) (?:is|was|sits|sat|lies|"
-            rf"lay|is lying|was lying|is sitting|was sitting) (?:in|inside) {_thing('container')}",
-            "The {obj} is in the {container}.",
-        ),
-        (
-            rf"There (?:is|was|'s) (?:a |an |the )?(?P<obj>{_PHRASE}) "
-            rf"(?:in|inside) {_thing('container')}",
-            "The {obj} is in the {container}.",
-        ),
-        (
-            rf"(?P<agent>{NAME}) (?:stayed|stays|remained|remains|waited|waits) in {_thing('room')}"
-            r"(?: for [a-z0-9 ]+)?",
-            "{agent} made no movements and stayed in the {room} for 1 minute.",
-        ),
-        (
-            rf"(?P<speaker>{NAME}) (?:privately told|secretly told|quietly told|whispered to) (?P<listener>{NAME}) "
-            rf"that {_thing('obj')} (?:is|was) (?:in|inside) {_thing('container')}",
-            "{speaker} privately told {listener} that the {obj} is in the {container}.",
-        ),
-        (
-            rf"(?P<speaker>{NAME}) (?:told everyone|told the others|told everybody|announced|announced to everyone|"
-            rf"publicly said|publicly announced|claimed publicly|publicly stated) "
-            rf"(?:that )?{_thing('obj')} (?:is|was) (?:in|inside) {_thing('container')}",
-            "{speaker} publicly claimed that {obj} is in the {container}.",
-        ),
-        # questions: "believe" for "think", "Where is the O now?" for "really"
-        (
-            rf"Where (?P<head>does {NAME} (?:really )?)(?:believe|reckon|suppose) "
-            rf"(?P<rest>(?:{NAME} (?:thinks|believes) )*){_thing('obj')} is\?",
-            "Where {head}think {rest}the {obj} is?",
-        ),
-        (rf"Where is {_thing('obj')} (?:now|actually|at the end)\?", "Where is the {obj} really?"),
-        (
-            rf"Where (?:would|should|does|will) (?P<agent>{NAME}) (?:look|search) for {_thing('obj')}(?: first)?\?",
-            "Where will {agent} look for the {obj}?",
-        ),
+    subject: tuple[str, ...] = ()
+    rooms: dict[str, str] = field(default_factory=dict)
+    obj: str | None = None
+    agents: frozenset[str] = frozenset()
+    places: frozenset[str] = frozenset()  # rooms and containers named so far
+    containers: frozenset[str] = frozenset()  # the containers among them
+    objects: frozenset[str] = frozenset()  # the objects named so far
+    mentioned: frozenset[str] = frozenset()  # others the sentence names: whom "him" / "her" means
+    holding: str | None = None  # an object taken ("took the pear out") and not yet put anywhere
+    room: str | None = None  # the room named last: what "entered it" enters
+    background: bool = False  # "after Ann had left, ...": a state that may already hold, then no event
+
+
+def _one_name(words: list[str]) -> str:
+    """["red", "box"] -> "red_box": a name of several words as one token, as Hi-ToM writes them."""
+    return "_".join(words)
+
+
+#: Words that carry no event: interjections, asides, "without moving anything".
+_FILLER = re.compile(
+    r"^(?:(?:okay|ok|so|well|alright|oh no|oh|uh oh|anyway|right|now then)\b[,!]?\s*)+"
+    r"|\b(?:lol|btw|haha|by the way|not that it matters|as well|as usual|for (?:his|her|their) part|of course|"
+    r"in turn|from there|ugh|argh|apparently|just so you know|this time|"
+    r"right away|straight away|at once|poor(?= [A-Z])|in the meantime|once more|once again|by contrast|"
+    r"(?:right |just |soon |shortly )?after (?:him|her|them)(?= *[.,;!]| *$))\b"
+    r"|,?\s*\b(?:without|not) (?:making|moving|doing|touching|disturbing|changing|saying)\b{rest}"
+    r"|,?\s*(?:making|moving|doing|touching) (?:no|nothing)\b{rest}"
+    r"|,?\s*(?:with )?no (?:movement|movements|move|moves)\b{rest}"
+    r"|,?\s*\bwithout (?:any )?(?:movement|movements|a word|moving)\b{rest}".format(
+        rest=r"(?:(?!\b(?:and|then|before|after|but|while|once|so)\b)[^,;.])*"  # up to the next clause
+    ),
+    re.IGNORECASE,
+)
+#: "'s" that is "is" or "has", not an owner: before where, how or a participle ("Ann's in the den").
+_IS = re.compile(
+    r"\b([A-Za-z]+)'s (?=(?:in|inside|at|now|still|already|gone|out|off|back|just|not|there|here|a|an|the|"
+    r"been|got|lost|moved|put|left|taken|also|really|then|currently|sitting|lying|over|up|into|fond)\b)"
+)
+
+
+_NAMED_GROUP = re.compile(
+    r"\b(?:(?:all|the|both|every one|everyone|everybody)\s*)?(?:\w+ )?(?:of them )?"
+    r"\(([A-Z][a-z]*(?:, [A-Z][a-z]*)*,? (?:and|&) [A-Z][a-z]*)\)",
+    re.IGNORECASE,
+)
+
+
+def _tokens(text: str) -> list[str]:
+    text = text.replace("’", "'").replace("‘", "'")
+    text = re.sub(r"^\s*(?:[-*•]|\d+[.)]|\(\d+\))\s+", "", text)  # a list item's marker
+    text = _IS.sub(lambda m: f"{m.group(1)} {'has' if _participle_after(m) else 'is'} ", text)
+    text = re.sub(r"^\s*\((.*)\)\s*[.!]?\s*$", r"\1", text)  # a whole sentence in brackets
+    for pattern, repl in _CONTRACTIONS:
+        text = pattern.sub(repl, text)
+    text = _FILLER.sub(" ", _TIME.sub(" ", text))
+    text = re.sub(r"^\s*(?:and|then|but|so),?\s+", "", text, flags=re.I)  # a sentence cut after "and"
+    text = re.sub(r"\b(off|out|away) (he|she|they|[A-Z][a-z]+) (goes|go|went)\b", r"\2 \3 \1", text)  # "off he goes"
+    text = _NAMED_GROUP.sub(r"\1", text)  # "all five of them (A, B and C)", "Everyone (A, B and C)"
+    return re.findall(r"[A-Za-z][A-Za-z0-9_-]*(?:'s|')?|[,;:()]", text)
+
+
+@cache
+def _vocabulary() -> frozenset[str]:
+    """The words the reader knows: what a misspelling is read as."""
+    words = set(_forms()) | ADVERBS | FUNCTION_WORDS | PUBLIC | PRIVATE | _STATE_WORDS | _PARTICLES
+    return frozenset(
+        words | set("together minute minutes movement movements nothing anything everyone everybody".split())
     )
-)
 
 
-def _one_name(phrase: str) -> str:
-    """ "red box" -> "red_box": a name of several words as one token, as Hi-ToM writes them."""
-    return re.sub(r"[\s-]+", "_", phrase.strip())
+def _respell(text: str, context: Context) -> str:
+    """The text with misspellings of the reader's words and of the story's places and objects read
+    as them ("togther", "privatly", "bukcet"): :func:`~mindzero.core.spelling.typo_fixes`."""
+    from lemminflect import getAllLemmas  # noqa: PLC0415
+
+    named = {w.lower() for p in context.places | context.objects for w in p.split("_")}
+    for offset, typed, meant in reversed(typo_fixes(text, _vocabulary() | named, lambda w: bool(getAllLemmas(w)))):
+        text = text[:offset] + meant + text[offset + len(typed) :]
+    return text
 
 
-#: Words that say when or how, not what: dropped before matching ("Then Anna quietly moves the apple
-#: back into the box." is "Anna moved the apple to the box.").
-_LEADING = re.compile(r"^(?:Then|Next|Later|After that|Afterwards|Meanwhile|Finally|Now|Soon),?\s+")
-_ADVERBS = re.compile(r"\s+(?:back|again|quickly|carefully|quietly|secretly|slowly|also|just|immediately|then|later)\b")
+def _participle_after(m: re.Match) -> bool:
+    """Whether the word after "X's" is a past participle ("Ava's lost her watch": has)."""
+    rest = m.string[m.end() :].split(" ", 1)[0].lower()
+    return rest in ("been", "got", "lost", "moved", "put", "left", "taken", "gone")
 
 
-#: Pronouns a sentence may start with for the person the sentence before was about.
-_PRONOUN = re.compile(r"^(?:He|She)\b")
+def _is_name(token: str, agents: frozenset[str]) -> bool:
+    word = token.removesuffix("'s").removesuffix("'")
+    return word in agents or (word[:1].isupper() and word.lower() not in FUNCTION_WORDS and word.isalpha())
 
 
-#: Leaving without saying which room ("Sally leaves the room.", "Bob exited."): the room they are in.
-_LEFT = re.compile(
-    rf"^(?P<agent>{NAME}) (?:exited|exits|left|leaves|went out|goes out|walked out|walks out)"
-    r"(?: of)?(?: the room)?[.!]?$"
-)
+class _Clause:
+    """One clause's tokens with a cursor: the reader takes a subject, a verb and complements in turn."""
+
+    def __init__(self, tokens: list[str], context: Context):
+        self.t, self.i, self.context = tokens, 0, context
+
+    def peek(self, k: int = 0) -> str:
+        return self.t[self.i + k].lower() if self.i + k < len(self.t) else ""
+
+    def done(self) -> bool:
+        self.skip_adverbs()
+        return self.i >= len(self.t)
+
+    def skip_adverbs(self) -> None:
+        while self.peek() in ADVERBS or self.peek() in (",", "over", "up", "around", "about", "along"):
+            self.i += 1
+
+    def accept(self, *phrases: str) -> str | None:
+        """Consume the first phrase (words) that follows, after adverbs; None if none does."""
+        self.skip_adverbs()
+        for phrase in phrases:
+            j = self.i
+            for word in phrase.split():
+                while j > self.i and j < len(self.t) and self.t[j].lower() in ADVERBS and self.t[j].lower() != word:
+                    j += 1  # "was very fond of"
+                if j >= len(self.t) or self.t[j].lower() != word:
+                    break
+                j += 1
+            else:
+                self.i = j
+                return phrase
+        return None
+
+    def names(self) -> list[str] | None:
+        """ "Ann", "Ann and Bob", "Ann, Bob and Cy", "he" / "she" / "they" (the subject before)."""
+        self.skip_adverbs()
+        if self.peek() in ("he", "she", "they", "him", "her", "them"):
+            pronoun = self.peek()
+            subject = self.context.subject
+            if not subject or (pronoun in ("he", "she", "him", "her") and len(subject) != 1):
+                return None
+            self.i += 1
+            if self.peek() == "and" and _is_name(
+                self.t[self.i + 1] if self.i + 1 < len(self.t) else "", self.context.agents
+            ):
+                self.i += 1
+                return [*subject, *(self.names() or [])]  # "she and Emily"
+            return list(subject)
+        if group := self._group():
+            return group
+        out: list[str] = []
+        while self.i < len(self.t) and _is_name(self.t[self.i], self.context.agents):
+            out.append(self.t[self.i])
+            self.i += 1
+            if (
+                self.peek() in (",", "and", "&")
+                and self.i + 1 < len(self.t)
+                and _is_name(self.t[self.i + 1 + (self.peek(1) == "and")], self.context.agents)
+            ):
+                self.i += 1 + (self.peek(1) == "and")
+                continue
+            break
+        return out or None
+
+    def _unknown_motion(self) -> str | None:
+        """A verb we do not know, in a frame only motion has: "troop / squeeze / climb (up) into the R"
+        (not a known container) is going there, "climbs out (of the R)" is leaving; else None."""
+        word, j = self.peek(), self.i + 1
+        if not re.fullmatch(r"[a-z]+", word) or word in FUNCTION_WORDS | ADVERBS | _NOT_MOTION:
+            return None
+        while j < len(self.t) and self.t[j].lower() in _PARTICLES - {"out", "off", "away"}:
+            j += 1
+        after = self.t[j].lower() if j < len(self.t) else ""
+        if after in ("into", "inside") or after == "out" and self.t[j - 1].lower() not in _DETERMINERS:
+            probe = _Clause(self.t, self.context)
+            probe.i = j + 1
+            if after == "out" or _place(probe) not in self.context.containers:
+                self.i = j
+                return "go"
+        return None
+
+    def _group(self) -> list[str] | None:
+        """ "everyone", "all five (of them)", "the two of them", "both of them": the agents the
+        sentence before was about when the number fits, else every agent of the story when it does."""
+        start = self.i
+        self.accept("all", "the")
+        word = self.peek()
+        count = _NUMBERS.get(word)
+        if count is None and word not in ("everyone", "everybody", "both", "of"):
+            self.i = start
+            return None
+        self.i += word != "of"
+        self.accept("of them", "of us")
+        subject, everyone = list(self.context.subject), sorted(self.context.agents)
+        count = count or (2 if word == "both" else len(subject) if word == "of" else len(everyone))
+        for group in (subject, everyone):
+            if len(group) == count and (word not in ("everyone", "everybody") or group is everyone):
+                return group
+        self.i = start
+        return None
+
+    def thing(self) -> str | None:
+        """A thing's name after an optional article or owner: up to three lower-case words that are
+        not verbs, prepositions or joining words; "it" / "them" is the object named last."""
+        self.skip_adverbs()
+        if self.peek() in ("it", "them"):
+            self.i += 1
+            return self.context.obj
+        owner = None
+        if self.peek() in _DETERMINERS:
+            self.i += 1
+        elif (
+            self.i < len(self.t)
+            and self.t[self.i].endswith(("'s", "'"))
+            and _is_name(self.t[self.i], self.context.agents)
+        ):
+            owner = self.t[self.i].removesuffix("'s").removesuffix("'")
+            self.i += 1
+        words: list[str] = []
+        while len(words) < 3 and self.i < len(self.t):
+            word = self.t[self.i]
+            low = word.lower()
+            if not words and low in _forms() and all(t.lower() in ADVERBS or t == "," for t in self.t[: self.i]):
+                break  # a clause that starts "puts it in": a verb, not a thing called "puts"
+            if (
+                not re.fullmatch(r"[a-z][a-z0-9_-]*", low)
+                or low in FUNCTION_WORDS | ADVERBS | _STATE_WORDS | _PARTICLES
+            ):
+                break
+            if words and low in _forms() and not (low.endswith("ing") and self.peek(1) not in ("", *FUNCTION_WORDS)):
+                break  # "the pear sits": a verb ends the name ("the watch", "the big waiting room" do not)
+            if word[:1].isupper() and word in self.context.agents:
+                break
+            words.append(word if word.isupper() else low)  # "TV room" -> TV_room, as Hi-ToM writes it
+            self.i += 1
+        if not words:
+            return None
+        return _one_name(([owner] if owner else []) + words)
+
+    def verb(self) -> str | None:
+        """The clause's verb lemma (auxiliaries "had", "has", "did", "will", "proceeded to", "decided to"
+        and adverbs skipped), or None."""
+        self.skip_adverbs()
+        while self.peek() in ("had", "has", "have", "did", "does", "do", "will", "would", "then", "soon") or (
+            self.peek()
+            in (
+                "proceed",
+                "proceeds",
+                "proceeded",
+                "decide",
+                "decides",
+                "decided",
+                "go",
+                "goes",
+                "went",
+                "choose",
+                "chose",
+                "chooses",
+                "manage",
+                "managed",
+                "manages",
+                "begin",
+                "began",
+                "begins",
+            )
+            and self.peek(1) == "to"
+            and _forms().get(self.peek(2)) not in (None, "be")
+            and self.peek(2) not in ("the", "a")
+        ):
+            self.context.background |= self.peek() == "had"
+            self.i += 2 if self.peek(1) == "to" else 1
+            self.skip_adverbs()
+        lemma = _forms().get(self.peek())
+        if lemma is None:
+            return self._unknown_motion()
+        self.i += 1
+        if lemma == "be" and self.peek().endswith("ing") and _forms().get(self.peek()) not in (None, "be"):
+            lemma = _forms()[self.peek()]  # "is hanging out": the verb of the -ing form
+            self.i += 1
+        if lemma in ("pick", "hang", "make") and self.peek() in (
+            "up",
+            "around",
+            "about",
+            "out",
+            "no",
+            "way",
+            "his",
+            "her",
+            "their",
+        ):
+            pass  # "pick up", "hang around", "make one's way": the particle is read by the caller
+        return lemma
 
 
-def canonical(sentence: str, subject: str | None = None, rooms: dict[str, str] | None = None) -> str | None:
-    """The template sentence a paraphrase means, or None when it matches none of the wordings.
-    ``subject``: the one agent the sentence before was about, whom a leading "He" / "She" means;
-    ``rooms``: the room each agent is in, which "X left (the room)." leaves."""
-    text = re.sub(r"\s+", " ", sentence.strip())
-    if not text.startswith("Where "):
-        text = _ADVERBS.sub("", _LEADING.sub("", text))
-        if subject is not None:
-            text = _PRONOUN.sub(subject, text)
-        if (left := _LEFT.match(text)) and left["agent"] in (rooms or {}):
-            return f"{left['agent']} exited the {rooms[left['agent']]}."
-    for pattern, template in _REWRITES:
-        m = pattern.match(text)
-        if m is None:
-            continue
-        fields = {k: v for k, v in m.groupdict().items() if v is not None}
-        for key in ("room", "obj", "container"):
-            if key in fields:
-                fields[key] = _one_name(" ".join(filter(None, (fields.get(f"{key}_owner"), fields[key]))))
-        if "agents" in fields:
-            fields["agents"] = re.sub(r",? (?:and|&) ", " and ", fields["agents"])
-        if "rest" in fields:
-            fields["rest"] = re.sub(r" believes ", " thinks ", fields["rest"])
-        return template.format(**fields)
+def _join(agents: list[str] | tuple[str, ...]) -> str:
+    """ "A", "A and B", "A, B and C": the templates' list of names."""
+    return agents[0] if len(agents) == 1 else ", ".join(agents[:-1]) + " and " + agents[-1]
+
+
+def _place(c: _Clause, room: bool = False) -> str | None:
+    """A room or container: a thing's name as a known place is spelt (any case), or the one known
+    place it is the last words of ("the yard" for ``front_yard``, when no other place ends so).
+    "it" is the room named last where a room is meant (``room``), else no place."""
+    if c.peek() in ("it", "them"):
+        c.i += room
+        return c.context.room if room else None
+    name = c.thing()
+    if name is None:
+        return None
+    same = [p for p in c.context.places if p.lower() == name.lower()]
+    ends = [p for p in c.context.places if p.lower().endswith("_" + name.lower())]
+    return same[0] if same else ends[0] if len(ends) == 1 else name
+
+
+def _where_to(c: _Clause) -> str | None:
+    """A container or room after "to / into / in / inside / onto"."""
+    if c.accept("over to", "back into", "back to", *_PREP_IN) is None:
+        return None
+    return _place(c)
+
+
+def _here(c: _Clause, agent: str) -> str | None:
+    """The room named next ("in the R") or, for "there" / "put" / nothing, the agent's room."""
+    c.accept("put", "there", "here", "out", "around", "about")
+    if c.accept("in there", "in here") is None and c.accept("in", "inside", "at") is not None:
+        return _place(c)
+    c.accept("there", "here")
+    return c.context.rooms.get(agent)
+
+
+def _location_clause(c: _Clause) -> tuple[str, str] | None:
+    """ "(that) (the) O is / was (now) in the C" -> (O, C)."""
+    c.accept("that")
+    obj = c.thing()
+    if obj is None or _forms().get(c.peek()) != "be":
+        return None
+    c.i += 1
+    while c.peek() in _STATE_WORDS:
+        c.i += 1
+    container = _where_to(c)
+    return (obj, container) if container else None
+
+
+Reading = tuple[list[str], tuple[str, ...]]  # template sentences, and the agents they are about
+
+#: Verb phrases that leave the room with nothing after them ("took off", "was gone", "is out of there").
+_GONE = ("gone", "off", "out of there", "out", "away", "out of here")
+
+
+def _read_clause(c: _Clause) -> Reading | None:
+    """A clause as template sentences, and the agents it is about; None when it cannot be read."""
+    c.skip_adverbs()
+    if c.accept("there"):  # "There is a pear (sitting) in the box."
+        if _forms().get(c.peek()) != "be":
+            return None
+        c.i += 1
+        obj = c.thing()
+        while c.peek() in _STATE_WORDS:
+            c.i += 1
+        container = _where_to(c)
+        c.context.obj = obj or c.context.obj
+        return ([f"The {obj} is in the {container}."], ()) if obj and container and c.done() else None
+    start = c.i
+    agents = c.names()
+    if agents is None:
+        c.i = start
+        return _thing_clause(c)
+    who = tuple(agents)
+    one = agents[0] if len(agents) == 1 else None
+    liking = c.accept(
+        "can not stand",
+        "could not stand",
+        "can not bear",
+        "is fond of",
+        "was fond of",
+        "is a fan of",
+        "was a fan of",
+        "is a big fan of",
+        "was a big fan of",
+        "is keen on",
+        "was keen on",
+        "is into",
+        "was into",
+        "does not like",
+        "did not like",
+        "do not like",
+    )
+    if liking and one:
+        thing = c.thing()
+        kind = "dislikes the" if liking.endswith(("stand", "bear", "like")) else "likes the"
+        return ([f"{one} {kind} {thing}."], who) if thing and c.done() else None
+    if _negated(c):
+        return ([], who) if "that" not in (w.lower() for w in c.t) else None  # "did not move anything": nothing happens
+    verb = c.verb()
+    if verb is None:
+        return None
+    if verb == "be":  # "Ann and Bob are in the den.", "Ann was still there.", "Ann is gone."
+        if one and c.accept(*_GONE) and (c.thing() is None) and c.done():
+            return ([], who) if one not in c.context.rooms else _leave(c, one)  # "while Ann was away": no event
+        room = _here(c, agents[0])
+        if room is None or not c.done():
+            return None
+        if all(c.context.rooms.get(a) == room for a in agents):
+            return [], who  # "while Ann was still there": no event
+        if one and one not in c.context.agents:  # "Eggplant is in red bucket": a thing, told without "the"?
+            kind = _new_name_or_thing(one, room, c.context)
+            if kind != "name":
+                return ([f"The {one.lower()} is in the {room}."], ()) if kind == "thing" else None
+        return ([f"{_join(agents)} entered the {room}."] if one is None else [f"{one} is in the {room}."]), who
+    if verb in VERBS["enter"]:
+        room = _place(c, room=True) or _where_to(c)
+        return ([f"{_join(agents)} entered the {room}."], who) if room and c.done() else None
+    if verb in ("take", "set", "head", "make") and one and c.accept("off") and c.done():
+        return _leave(c, one)  # "took off", "set off", "headed off"
+    if verb in VERBS["leave"] and one:  # "left (the den)", else "left the pear in the box" (a move)
+        start = c.i
+        if (read := _leave(c, one)) is not None:
+            return read
+        c.i = start
+    if verb in ("stick", "hang") and c.peek() in ("around", "about", "out"):
+        verb = "stay"  # "sticks around", "hangs out"
+    if verb in VERBS["stay"] or (verb == "make" and c.accept("no movements", "no movement", "no move")):
+        if verb == "make":
+            c.accept("and")
+            c.verb()
+        room = _here(c, one) if one else None
+        if room is None or not c.done():
+            return None
+        if c.context.rooms.get(one) != room:
+            return [f"{one} is in the {room}."], who  # "Lucas is hanging out in the den": he is there now
+        return [f"{one} made no movements and stayed in the {room} for 1 minute."], who
+    if verb in VERBS["claim"] and one:
+        return _claim(c, one, verb)
+    if verb in ("pull", "take", "draw") and one and c.names() and c.accept("aside", "to one side") and c.done():
+        return [], who  # "pulls Owen aside": the telling that follows is private
+    if verb in VERBS["take"] and one:
+        c.accept("up", "out")
+        obj = c.thing()
+        if obj is None:
+            return None
+        c.context.obj = obj
+        c.accept("out", "up")
+        if c.accept("of", "from", "off") and _place(c) is None:  # "(out) of / from the C"
+            return None
+        c.context.holding = obj
+        return ([], who) if c.done() else None  # the move is the "put" that follows
+    if verb == "follow" and c.names() is None:  # "follows her into the study"
+        return None
+    if verb in VERBS["motion"] and (
+        one is None or c.peek() in _MOTION_WORDS + tuple(_PARTICLES) or verb == "go" and c.done()
+    ):
+        return _motion(c, agents)
+    if verb in VERBS["place"] and one:
+        obj = c.thing()
+        if obj is None:
+            return None
+        c.context.obj = obj
+        if c.accept("out of", "from", "off", "out from") and _place(c) is None:
+            return None
+        container = _where_to(c)
+        if container is None or not c.done():
+            return None
+        c.context.holding = None
+        return [f"{one} moved the {obj} to the {container}."], who
+    if one and any(verb in VERBS[kind] for kind in _DISTRACTORS.values()):
+        thing = c.thing()
+        if thing is None or not c.done() or thing in c.context.agents:
+            return None
+        kind = next(k for k, v in _DISTRACTORS.items() if verb in VERBS[v])
+        return [f"{one} {kind} {thing}."], who
     return None
+
+
+#: The distractor template each kind of verb is read as (they change no belief).
+_DISTRACTORS = {
+    "saw a": "notice",
+    "likes the": "like",
+    "loves the": "love",
+    "dislikes the": "dislike",
+    "hates the": "hate",
+    "lost his": "lose",
+}
+_MOTION_WORDS = (
+    "on",
+    "onto",
+    "into",
+    "in",
+    "to",
+    "inside",
+    "back",
+    "over",
+    "out",
+    "off",
+    "away",
+    "through",
+    "towards",
+    "toward",
+    "from",
+)
+
+
+#: Colours name Hi-ToM's containers ("the red bucket"), never its rooms.
+_COLOURS = frozenset("red blue green yellow orange purple pink white black brown grey gray".split())
+
+
+def _new_name_or_thing(word: str, place: str, context: Context) -> str:
+    """Whether a capitalised word never seen as a person, "is in" a place, is a new person ("name"),
+    a thing told without "the" ("thing") or cannot be told ("unknown"): a known object or container
+    (or a colour-named one) makes it a thing, a known room a person, an English noun ("Eggplant")
+    in an unknown place stays unknown."""
+    if (
+        word.lower() in {o.lower() for o in context.objects}
+        or place in context.containers
+        or place.split("_")[0].lower() in _COLOURS
+    ):
+        return "thing"
+    if place in context.places:
+        return "name"
+    from lemminflect import getAllLemmas  # noqa: PLC0415
+
+    return "unknown" if "NOUN" in getAllLemmas(word.lower()) else "name"
+
+
+def _negated(c: _Clause) -> bool:
+    """Whether the verb that follows is negated ("does not move anything", "never left")."""
+    if c.accept(
+        "does not", "did not", "do not", "never", "had not", "has not", "would not", "will not", "is not", "was not"
+    ):
+        return True
+    return False
+
+
+def _thing_clause(c: _Clause) -> Reading | None:
+    """ "The pear is / sits in the box.", "The pear was moved to the box by Ann."."""
+    obj = c.thing()
+    if obj is None:
+        return None
+    c.accept("had", "has", "have")  # "had been placed in"
+    if not (_forms().get(c.peek()) in ("be", "stay") or c.peek() in ("sits", "sat", "lies", "lay", "rests")):
+        return None
+    c.i += 1
+    c.skip_adverbs()
+    while c.peek() in _STATE_WORDS or _forms().get(c.peek()) in VERBS["place"]:
+        c.i += 1
+    container = _where_to(c)
+    if container is None:
+        return None
+    c.context.obj = obj
+    if c.accept("by"):
+        mover = c.names()
+        ok = mover is not None and len(mover) == 1 and c.done()
+        return ([f"{mover[0]} moved the {obj} to the {container}."], tuple(mover)) if ok else None
+    return ([f"The {obj} is in the {container}."], ()) if c.done() else None
+
+
+def _leave(c: _Clause, agent: str) -> Reading | None:
+    c.accept("from", "out of")
+    room = None if c.accept("the room", "room", "it", "there", "here") else _place(c)
+    room = room or c.context.rooms.get(agent)
+    if c.context.background and agent not in c.context.rooms and c.done():
+        return [], (agent,)  # "after Ann had left": she had, and was told so
+    return ([f"{agent} exited the {room}."], (agent,)) if room and c.done() else None
+
+
+def _motion(c: _Clause, agents: list[str]) -> Reading | None:
+    """ "went into / to / back to the R" enters R; "went out (of the R)", "wandered off" leaves it."""
+    while c.peek() in _PARTICLES and c.peek(1) in ("into", "in", "to", "inside", "onto"):
+        c.i += 1  # "went down into the cellar"
+    if c.done() or c.accept("out of", "out from", "out", "away from", "away", "off", "from"):
+        return _leave(c, agents[0]) if len(agents) == 1 else None
+    if (
+        c.accept(
+            "up in",
+            "on to",
+            "onto",
+            "on into",
+            "through to",
+            "inside of",
+            "in to",
+            "into",
+            "inside",
+            "in",
+            "to",
+            "towards",
+            "toward",
+        )
+        is None
+    ):
+        return None
+    room = _place(c, room=True)
+    return ([f"{_join(agents)} entered the {room}."], tuple(agents)) if room and c.done() else None
+
+
+#: Claim verbs that are public by themselves ("announced", "claimed"); "said" / "told" need a listener
+#: or a word saying who heard it.
+_PUBLIC_VERBS = (
+    "claim",
+    "announce",
+    "declare",
+    "proclaim",
+    "shout",
+    "yell",
+    "broadcast",
+    "exclaim",
+    "insist",
+    "assert",
+)
+
+
+def _claim(c: _Clause, speaker: str, verb: str) -> Reading | None:
+    """A public claim (to everyone present) or a private tell (to one listener): the words between
+    the verb and "that" (or the location clause) say who heard it; anything else there is an aside
+    ("whispers to Olivia, so nobody else hears, that ...")."""
+    low = [w.lower() for w in c.t]
+    end = low.index("that", c.i) if "that" in low[c.i :] else None
+    if end is None:
+        for j in range(c.i, len(low)):
+            probe = _Clause(c.t, c.context)
+            probe.i = j
+            if _location_clause(probe) and probe.done():
+                end = j
+                break
+    if end is None:
+        return None
+    heard = {w for w in low[c.i : end]} | {verb}
+    listeners = [t for t in c.t[c.i : end] if _is_name(t, c.context.agents) and t != speaker]
+    if not listeners and heard & {"him", "her"} and len(c.context.mentioned) == 1:
+        listeners = list(c.context.mentioned)
+    c.i = end
+    placed = _location_clause(c)
+    if placed is None or not c.done() or len(set(listeners)) > 1:
+        return None
+    obj, container = placed
+    c.context.obj = obj
+    if listeners and not heard & PUBLIC or heard & PRIVATE and listeners:
+        return [f"{speaker} privately told {listeners[0]} that the {obj} is in the {container}."], (speaker,)
+    if not listeners and (heard & PUBLIC or verb in _PUBLIC_VERBS) and not heard & PRIVATE:
+        return [f"{speaker} publicly claimed that {obj} is in the {container}."], (speaker,)
+    return None  # "Ann said that ...": heard by whom is not said
+
+
+_SUBORDINATE = ("as soon as", "after", "once", "when", "before", "while", "as", "having")
+
+
+def _clauses(tokens: list[str]) -> list[list[str]] | None:
+    """A sentence's clauses in the order their events happen: "After A, B" and "B after A" are
+    [A, B]; "Before A, B" and "B before A" are [B, A]; "A and (then) B", "A; B", "A, then B",
+    "A, after which B", "A, who B" split where the second part starts with a verb, or a subject and
+    a verb."""
+    low = [t.lower() for t in tokens]
+    for sub in _SUBORDINATE:
+        n = len(sub.split())
+        if low[:n] == sub.split() and "," in low:
+            comma = low.index(",")
+            first, main = tokens[n:comma], tokens[comma + 1 :]
+            if sub == "having":
+                first = ["__subject__", *first]
+            if sub != "before":
+                first = [_BACKGROUND, *first]
+            if not _has_verb([t.lower() for t in first]):
+                return _clauses(main)  # "After that, ...", "Once again, ...": a time phrase
+            rest = _clauses(main)
+            if rest is None:
+                return None
+            return rest + [first] if sub == "before" else [first, *rest]
+    for i, word in enumerate(low):
+        if (
+            word in ("after", "before")
+            and i > 0
+            and low[i + 1 : i + 2] != ["which"]
+            and _starts_clause(tokens[i + 1 :])
+            and _has_verb(low[:i])
+        ):
+            left, right = _clauses(tokens[:i]), _clauses(tokens[i + 1 :])
+            if left is None or right is None:
+                return None
+            return right + left if word == "after" else left + right
+    for i, word in enumerate(low):
+        if word in _SEPARATORS and i > 0 and _complete(low[:i]):
+            j = i + 1
+            while j < len(low) and low[j] in _JOINERS:
+                j += 1
+            if word == "," and low[j : j + 2] == ["followed", "by"]:  # "Mila left the den, followed by Emma"
+                return _followed_by(tokens[:i], tokens[j + 2 :])
+            k = j
+            while k < len(low) and low[k] in ADVERBS:
+                k += 1
+            onward = (
+                k < len(low) and low[k] in _DIRECTIONS and any(w in _DIRECTIONS[:3] + ("in", "inside") for w in low[:i])
+            )
+            if j < len(low) and low[j] != "that" and (_starts_clause(tokens[j:]) or onward):
+                right = _clauses(tokens[j:])
+                if right is None:
+                    return None
+                if "who" in low[i:j]:  # "..., Charlotte, who then left": the relative clause is about the name before
+                    right[0] = [tokens[i - 1], *right[0]]
+                return [tokens[:i], *right]
+    return [tokens]
+
+
+_BACKGROUND = "__background__"
+_JOINERS = frozenset("and then , after which afterwards who thereafter subsequently finally whereupon where".split())
+#: A clause that starts here goes on with the move before: "moved it to the box and then to the bag".
+_DIRECTIONS = ("to", "into", "onto", "back")
+
+
+def _followed_by(first: list[str], names: list[str]) -> list[list[str]] | None:
+    """ "A left the den, followed by B (and C)": B does what A did, after A."""
+    c = _Clause(first, Context())
+    if c.names() is None or not names:
+        return None
+    return [first, [*names, *first[c.i :]]]
+
+
+_SEPARATORS = frozenset("; : and then , but so who which whereupon where".split())
+
+
+def _complete(words: list[str]) -> bool:
+    """Whether words can be a clause before a separator: a verb that is not an auxiliary waiting for
+    its participle ("The corn was | then moved ..."), or the move's destination ("back to the box")."""
+    content = [w for w in words if w not in ADVERBS and w != ","]
+    if content and content[0] in _DIRECTIONS:
+        return True
+    return (
+        _has_verb(words)
+        and bool(content)
+        and content[-1] not in ("is", "are", "was", "were", "been", "had", "has", "have")
+    )
+
+
+def _has_verb(words: list[str]) -> bool:
+    """A verb we know, or one we do not in a motion frame ("climbs out")."""
+    return any(_forms().get(w) for w in words) or any(
+        b in ("out", "into") and a not in FUNCTION_WORDS | ADVERBS and a.isalpha() for a, b in zip(words, words[1:])
+    )
+
+
+def _starts_clause(tokens: list[str]) -> bool:
+    """Whether tokens start a clause: a verb, or a subject (names, pronoun, "the O", "there") and a verb."""
+    low = [t.lower() for t in tokens]
+    i = 0
+    while i < len(low) and (low[i] in ADVERBS or low[i] == ","):
+        i += 1
+    if i < len(low) and _forms().get(low[i]) and _forms()[low[i]] != "be":
+        return True
+    if i + 1 < len(low) and low[i + 1] in ("out", "into") and low[i] not in FUNCTION_WORDS:
+        return True  # "climbs out": a verb we do not know, in a motion frame
+    for j in range(i + 1, min(i + 7, len(low))):
+        if _forms().get(low[j]) or low[j] in ("does", "did", "had", "has"):
+            return low[i] in ("he", "she", "they", "there", "the", "it", "a", "an") or tokens[i][:1].isupper()
+    return False
+
+
+#: Verbs that make events: an aside in brackets with one of them is not skipped but refused.
+_EVENT_VERBS = frozenset(VERBS["motion"] + VERBS["enter"] + VERBS["leave"] + VERBS["place"] + VERBS["take"])
+
+
+def read_sentence(sentence: str, context: Context) -> list[str] | None:
+    """The template sentences a sentence in a user's words means (several for joined clauses, none
+    for "took the O out" before the move), or None when any part of it cannot be read. ``context``
+    is updated with the agents and object the sentence was about."""
+    tokens = _tokens(_respell(sentence, context))
+    while "(" in tokens:  # an aside in brackets: skipped unless it tells of an event
+        i = tokens.index("(")
+        j = tokens.index(")", i) if ")" in tokens[i:] else len(tokens)
+        if any(_forms().get(t.lower()) in _EVENT_VERBS for t in tokens[i + 1 : j]):
+            return None
+        tokens = tokens[:i] + tokens[j + 1 :]
+    tokens = [t for t in tokens if t != ")"]
+    low = [t.lower() for t in tokens]
+    subject = context.subject
+    if ":" in low and not any(_forms().get(w) in _EVENT_VERBS for w in low[: low.index(":")]):
+        # "Hannah did the same: she ...", "Then it's Mila's turn: she ...": the words after say it, about her
+        named = [t.removesuffix("'s") for t in tokens[: low.index(":")] if _is_name(t, context.agents)]
+        subject = tuple(named[:1]) or subject
+        tokens = tokens[low.index(":") + 1 :]
+    where = None
+    if len(low) > 3 and low[0] in ("in", "at", "inside") and "," in low[:6]:  # "In the hallway, Ella moved ..."
+        c = _Clause(tokens[1 : low.index(",")], context)
+        where = _place(c)
+        if where not in context.places or not c.done():
+            return None
+        tokens = tokens[low.index(",") + 1 :]
+    if not tokens:
+        return None
+    clauses = _clauses(tokens)
+    if clauses is None:
+        return None
+    mentioned = frozenset(t for t in tokens if _is_name(t, context.agents) and t in context.agents)
+    out: list[str] = []
+    obj, holding, room, moved = context.obj, None, context.room, None
+    rooms = dict(context.rooms)  # as the sentence's clauses move people
+    for clause in clauses:
+        background = bool(clause) and clause[0] == _BACKGROUND
+        clause = clause[background:]
+        if clause and clause[0] == "__subject__":
+            clause = [*subject[:1], *clause[1:]] if len(subject) == 1 else clause[1:]
+        first = next((w.lower() for w in clause if w.lower() not in ADVERBS and w != ","), "")
+        if moved and first in _DIRECTIONS:  # "... and then (back) to the bag (by Bob)"
+            mover = [clause[k + 1] for k in range(len(clause) - 1) if clause[k].lower() == "by"]
+            clause = [w for w in clause if w not in mover and w.lower() != "by"]
+            clause = [mover[0] if mover else moved[0], "moved", "the", moved[1], *clause]
+        here = replace(context, subject=subject, obj=obj, mentioned=mentioned - set(subject), holding=holding,
+                       room=room, background=background, rooms=rooms)  # fmt: skip
+        c = _Clause(clause, replace(here))
+        read = _read_clause(c) if clause else None
+        if read is None and subject:  # no subject of its own: the one before ("... and put it in the box")
+            c = _Clause([*subject[:1], *clause] if len(subject) == 1 else ["they", *clause], replace(here))
+            read = _read_clause(c)
+        if read is None:
+            return None
+        out += read[0]
+        subject, obj, holding = read[1] or subject, c.context.obj or obj, c.context.holding
+        for sentence in read[0]:
+            if m := re.match(rf"({NAME}) moved the (\S+) to ", sentence):
+                moved = (m.group(1), m.group(2))
+            elif m := re.match(
+                r"(.*) (entered|exited|is in|made no movements and stayed in) the (\S+?)(?: for 1 minute)?\.$", sentence
+            ):
+                room = m.group(3)
+                for agent in re.split(r", | and ", m.group(1)):
+                    if m.group(2) == "exited":
+                        rooms.pop(agent, None)
+                    else:
+                        rooms[agent] = room
+    if where is not None and any(rooms.get(a) != where for a in subject):
+        return None  # "In the hallway, Ella ...": Ella is not in the hallway
+    if holding is not None:
+        return None  # "Ann took the pear out." and put it nowhere: no template says so
+    context.subject, context.obj, context.room = subject, obj, room
+    return out
+
+
+_BELIEF = frozenset(
+    "think thinks thought believe believes believed reckon reckons suppose supposes expect expects look looks "
+    "search searches searching looking assume assumes guess guesses according opinion view mind imagine "
+    "imagines figure figures consider considers feel feels go hunting hunt".split()
+)
+_BEGINNING = (
+    "at the beginning",
+    "at the start",
+    "originally",
+    "initially",
+    "at first",
+    "in the first place",
+    "to begin with",
+    "to start with",
+)
+
+
+def read_question(text: str, context: Context | None = None) -> tuple[tuple[str, ...], str, str] | None:
+    """(belief chain, object, form) a question in a user's words asks: the names in the order
+    written, each a belief ("Where does A believe B thinks ...", "According to A, where will B look
+    for ...") — or none: where the object really is, or was at the beginning. The object is one the
+    story names (``context.objects``), else the thing after "the" / "his" / "her". None for anything
+    else (no "where" / "which container" / "place", a negation, no object, a name with no belief verb)."""
+    context = context or Context()
+    tokens = _tokens(_respell(text, context).replace("?", " "))
+    low = [t.lower() for t in tokens]
+    if _NEGATION & set(low) or not {"where", "container", "place", "location"} & set(low):
+        return None
+    names = [
+        t.removesuffix("'s").removesuffix("'")
+        for i, t in enumerate(tokens)
+        if (i > 0 or t in context.agents)
+        and _is_name(t, context.agents)
+        and t.lower() not in _BELIEF | {"where", "which", "what", "in", "according", "real"}
+    ]
+    obj = _asked_object(tokens, context)
+    if obj is None:
+        return None
+    if not names:
+        return (), obj, "beginning" if any(b in " ".join(low) for b in _BEGINNING) else "think"
+    if not set(low) & _BELIEF:
+        return None
+    return tuple(names), obj, "think"
+
+
+def _asked_object(tokens: list[str], context: Context) -> str | None:
+    """The object a question asks about: the one the story names whose words it has (the longest),
+    else the thing after a determiner, else "it" for the object named last."""
+    text = " " + " ".join(t.lower() for t in tokens) + " "
+    named = [o for o in context.objects if f" {o.lower().replace('_', ' ')} " in text]
+    if named:
+        return max(named, key=len)
+    low = [t.lower() for t in tokens]
+    for i, word in enumerate(low):
+        if word in ("the", "his", "her", "their") and i + 1 < len(low):
+            c = _Clause(tokens, context)
+            c.i = i
+            found = c.thing()
+            if found and found.lower() not in {"beginning", "start", "end", "story", "first_place"}:
+                return found
+    return context.obj if {"it", "them"} & set(low) else None
 
 
 def sentences(line: str) -> list[str]:
     """A line's sentences: a user may write a whole story on one line."""
-    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", line.strip()) if s]
+    return [
+        s
+        for s in re.split(
+            r"(?<=[.!?])(?<!\b\d\.)(?<!\b\d\d\.)\s+(?=[A-Z0-9\-*•(])|(?<=[.!?]\))\s+(?=[A-Z])", line.strip()
+        )
+        if s
+    ]

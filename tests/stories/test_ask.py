@@ -67,7 +67,7 @@ def test_ask_reads_stdin_and_reports_ignored_lines(monkeypatch, capsys) -> None:
             None,
             "line 7 ('Isabella moved the broccoli to the green_box.'): the broccoli is in the den, Isabella is in",
         ),
-        (STORY + "6 Where did the broccoli go?\n", None, "line 6: unparseable question"),
+        (STORY + "6 Where did Olivia go?\n", None, "line 6: unparseable question"),
         (STORY, "Who moved the broccoli?", "--question: unparseable question"),
         (STORY + "6 Olivia ate the broccoli.\n", None, "story line 6: unparseable sentence"),
     ],

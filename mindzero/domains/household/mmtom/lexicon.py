@@ -18,6 +18,8 @@ from importlib import resources
 
 import yaml
 
+from mindzero.core.spelling import MIN_TYPO_LENGTH, typo_fixes
+
 #: Ordinals written with digits: "3rd", "10th".
 DIGIT_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
 #: "cabinet number 3", "cabinet no. 3", "cabinet #3": the words between a cabinet and its number.
@@ -80,11 +82,6 @@ def _lemma_table() -> tuple:
     return (lemminflect.getAllLemmas, lemminflect.getAllLemmasOOV)
 
 
-#: Shortest word :func:`spelling_fixes` corrects: one edit of a shorter word ("hob", "cup") is too
-#: often another word.
-MIN_TYPO_LENGTH = 4
-
-
 @functools.cache
 def _place_and_object_words() -> frozenset[str]:
     """The words of room, furniture and object names (``lexicon.yaml``) with their plurals: what a
@@ -95,33 +92,12 @@ def _place_and_object_words() -> frozenset[str]:
     return frozenset(words | {w + ("es" if w.endswith(("s", "sh", "ch", "x")) else "s") for w in words})
 
 
-def _one_edit(a: str, b: str) -> bool:
-    """Whether ``b`` is ``a`` with one letter left out, added, changed, or two neighbours swapped."""
-    if abs(len(a) - len(b)) > 1 or a == b:
-        return False
-    if len(a) == len(b):
-        diff = [i for i in range(len(a)) if a[i] != b[i]]
-        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
-                                  and a[diff[1]] == b[diff[0]])  # fmt: skip
-    short, long = (a, b) if len(a) < len(b) else (b, a)
-    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
-
-
 def spelling_fixes(text: str) -> list[tuple[int, str, str]]:
-    """(offset, typed, meant) of each lower-case word that is no English word (lemminflect knows it
-    not) and one edit away from exactly one room, furniture or object word: "microwve", "fridg",
-    "cupbaord", "refridgerator". A real word ("boil", "tablet") and a capitalised one (a name) stay."""
-    vocabulary = _place_and_object_words()
+    """(offset, typed, meant) of each misspelt room, furniture or object word
+    (:func:`~mindzero.core.spelling.typo_fixes`): "microwve", "fridg", "cupbaord", "refridgerator".
+    A real word ("boil", "tablet") and a capitalised one (a name) stay."""
     get, _ = _lemma_table()
-    fixes = []
-    for m in re.finditer(r"(?<![\w'-])[a-z]+(?![\w'-])", text):
-        word = m.group()
-        if len(word) < MIN_TYPO_LENGTH or word in vocabulary or word in lexicon().known or get(word):
-            continue
-        meant = [v for v in vocabulary if _one_edit(word, v)]
-        if len(meant) == 1:
-            fixes.append((m.start(), word, meant[0]))
-    return fixes
+    return typo_fixes(text, _place_and_object_words(), lambda w: w in lexicon().known or bool(get(w)))
 
 
 @functools.lru_cache(maxsize=65536)

@@ -1,0 +1,132 @@
+"""The story reader on stories people wrote in their own words: coverage beside accuracy.
+
+    python benchmarks/bench_story_reader.py [--show N]
+
+Reads ``benchmarks/data/story_reworded/``: ``canonical.jsonl`` (24 generated stories in the
+templates' words, 5 belief questions each, orders 0-4, answered by the engine) and each
+``reworded_<author>.jsonl`` (the same stories and questions rewritten by hand in one author's
+habits, README.md there). For every set it prints
+
+- stories read: share of stories whose every sentence was read (a story with an unread sentence is
+  refused, as ``stories ask`` refuses it, and its questions count as wrong);
+- sentences read: share of sentences read when unread ones are skipped (``--ignore-unknown``);
+- questions read: share of questions understood;
+- accuracy: answers equal to the engine's answers on the canonical story, over all questions;
+- accuracy read: the same over the questions of stories read (a wrong answer here is a misreading,
+  worse than a refusal).
+
+``--show N`` prints the first N unread sentences and questions of each set (for development sets
+only: README.md names the held-out one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from mindzero.core.errors import UserError  # noqa: E402
+from mindzero.stories.ask import ask  # noqa: E402
+from mindzero.stories.events import read_question, read_story, story_context  # noqa: E402
+
+DATA = Path(__file__).parent / "data" / "story_reworded"
+#: Sets kept out of development: --show never prints them, --dev skips them (README.md there).
+HELD_OUT = {"terse", "teacher"}
+
+
+def same(a: str | None, b: str | None) -> bool:
+    """Answers match up to case and the "_" / space of several-word names."""
+    norm = lambda s: None if s is None else s.lower().replace(" ", "_")  # noqa: E731
+    return norm(a) == norm(b)
+
+
+def story_text(row: dict) -> str:
+    return row["text"] if "text" in row else "\n".join(row["lines"])
+
+
+def evaluate(rows: list[dict], show: int) -> dict:
+    n_q = sum(len(r["questions"]) for r in rows)
+    stories_read = questions_read = right = right_read = asked_read = sentences = unread = 0
+    shown: list[str] = []
+    seconds = 0.0
+    for row in rows:
+        text = story_text(row)
+        start = time.perf_counter()
+        try:
+            loose = read_story(text, ignore_unknown=True)
+        except UserError:  # not one sentence read
+            loose = None
+        seconds += time.perf_counter() - start
+        sentences += len(loose.events) + len(loose.ignored) if loose else len(text.split(". "))
+        unread += len(loose.ignored) if loose else len(text.split(". "))
+        try:
+            story = read_story(text)
+        except UserError as err:
+            story = None
+            if len(shown) < show:
+                shown.append(f"{row['id']}: {err}")
+        stories_read += story is not None
+        questions = []
+        for q in row["questions"]:
+            try:
+                questions.append(read_question(q, context=story_context(loose) if loose else None))
+            except UserError as err:
+                questions.append(None)
+                if len(shown) < show:
+                    shown.append(f"{row['id']}: {err}")
+        questions_read += sum(q is not None for q in questions)
+        if story is None:
+            continue
+        known = [q for q in questions if q is not None]
+        try:
+            answers = iter(a["answer"] for a in ask(story.events, known)["answers"])
+        except UserError as err:  # a question names someone the story does not
+            if len(shown) < show:
+                shown.append(f"{row['id']}: {err}")
+            continue
+        asked_read += len(row["questions"])
+        for q, gold in zip(questions, row["answers"]):
+            ok = q is not None and same(next(answers), gold)
+            right += ok
+            right_read += ok
+    return {
+        "stories": len(rows),
+        "stories_read": stories_read / len(rows),
+        "sentences_read": 1 - unread / max(sentences, 1),
+        "questions_read": questions_read / n_q,
+        "accuracy": right / n_q,
+        "accuracy_read": right_read / asked_read if asked_read else None,
+        "ms_per_story": 1000 * seconds / len(rows),
+        "shown": shown,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--show", type=int, default=0, help="print the first N unread sentences/questions per set")
+    parser.add_argument("--dev", action="store_true", help="only the development sets (not the held-out ones)")
+    args = parser.parse_args()
+    sets = [DATA / "canonical.jsonl", *sorted(DATA.glob("reworded_*.jsonl"))]
+    columns = ("stories", 8), ("read", 8), ("sentences", 11), ("questions", 11), ("accuracy", 10), ("acc. read", 11)
+    print(f"{'set':<20}" + "".join(f"{name:>{width}}" for name, width in columns) + f"{'ms/story':>10}")
+    for path in sets:
+        rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        name = path.stem.removeprefix("reworded_")
+        if args.dev and name in HELD_OUT:
+            continue
+        m = evaluate(rows, 0 if name in HELD_OUT else args.show)
+        acc_read = "-" if m["accuracy_read"] is None else f"{m['accuracy_read']:.3f}"
+        print(
+            f"{name:<20}{m['stories']:>8}{m['stories_read']:>8.3f}{m['sentences_read']:>11.3f}"
+            f"{m['questions_read']:>11.3f}{m['accuracy']:>10.3f}{acc_read:>11}{m['ms_per_story']:>10.1f}"
+        )
+        for line in m["shown"]:
+            print("    " + line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+"""Misspellings in a user's text: a word that is no English word and one edit from exactly one word
+a reader knows is read as that word (the household and story readers each bring their vocabulary)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection
+
+#: Shortest word corrected: one edit of a shorter word ("hob", "cup", "cat") is too often another word.
+MIN_TYPO_LENGTH = 4
+
+
+def one_edit(a: str, b: str) -> bool:
+    """Whether ``b`` is ``a`` with one letter left out, added, changed, or two neighbours swapped."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                  and a[diff[1]] == b[diff[0]])  # fmt: skip
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def typo_fixes(text: str, vocabulary: Collection[str], is_word: Callable[[str], bool]) -> list[tuple[int, str, str]]:
+    """(offset, typed, meant) of each lower-case word of at least :data:`MIN_TYPO_LENGTH` letters
+    that is not in ``vocabulary``, not a word (``is_word``: lemminflect's dictionary and the reader's
+    own words), and one edit away from exactly one ``vocabulary`` word. A capitalised word (a name)
+    is never changed."""
+    fixes = []
+    for m in re.finditer(r"(?<![\w'-])[a-z]+(?![\w'-])", text):
+        word = m.group()
+        if len(word) < MIN_TYPO_LENGTH or word in vocabulary or is_word(word):
+            continue
+        meant = [v for v in vocabulary if len(v) >= MIN_TYPO_LENGTH and one_edit(word, v)]
+        if len(meant) == 1:
+            fixes.append((m.start(), word, meant[0]))
+    return fixes
