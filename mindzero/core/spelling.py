@@ -22,17 +22,20 @@ def one_edit(a: str, b: str) -> bool:
     return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
-def typo_fixes(text: str, vocabulary: Collection[str], is_word: Callable[[str], bool]) -> list[tuple[int, str, str]]:
+def typo_fixes(
+    text: str, vocabulary: Collection[str], is_word: Callable[[str], bool], same: Callable[[str], str] = str
+) -> list[tuple[int, str, str]]:
     """(offset, typed, meant) of each lower-case word of at least :data:`MIN_TYPO_LENGTH` letters
     that is not in ``vocabulary``, not a word (``is_word``: lemminflect's dictionary and the reader's
-    own words), and one edit away from exactly one ``vocabulary`` word. A capitalised word (a name)
-    is never changed."""
+    own words), and one edit away from exactly one ``vocabulary`` word — or from several that
+    ``same`` maps to one (two forms of a verb: "leavs" is "leave" or "leaves", either means
+    leaving). A capitalised word (a name) is never changed."""
     fixes = []
     for m in re.finditer(r"(?<![\w'-])[a-z]+(?![\w'-])", text):
         word = m.group()
         if len(word) < MIN_TYPO_LENGTH or word in vocabulary or is_word(word):
             continue
-        meant = [v for v in vocabulary if len(v) >= MIN_TYPO_LENGTH and one_edit(word, v)]
-        if len(meant) == 1:
+        meant = sorted(v for v in vocabulary if len(v) >= MIN_TYPO_LENGTH and one_edit(word, v))
+        if meant and len({same(v) for v in meant}) == 1:
             fixes.append((m.start(), word, meant[0]))
     return fixes

@@ -195,6 +195,7 @@ class StoryText:
     ignored: list[int]
     reworded: list[tuple[int, str, str]] = field(default_factory=list)
     about: tuple[str, ...] | None = None  # whom the last sentence in a user's words was about ("She ...")
+    predicate: tuple[str, ...] = ()  # what the last sentence said of them ("Mila does the same.")
 
 
 def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
@@ -248,13 +249,13 @@ def _read(sentence: str, lineno: int, story: StoryText) -> list[Event] | None:
     (:func:`~mindzero.stories.paraphrase.read_sentence`, noted in ``story.reworded``)."""
     read = parse_line(sentence)
     if read is not None:  # a template sentence: no context needed (Hi-ToM's stories are all such)
-        story.about = None
+        story.about, story.predicate = None, ()
         return [read]
     context = story_context(story)
     meant = read_sentence(sentence, context)
     if meant is None:
         return None
-    story.about = context.subject
+    story.about, story.predicate = context.subject, context.predicate
     events = [parse_line(m) for m in meant]
     if any(e is None for e in events):
         return None
@@ -275,6 +276,7 @@ def story_context(story: StoryText) -> Context:
         frozenset(a for e in story.events for a in _agents(e) if a), frozenset(places - {None}), room=room,
         containers=frozenset(e.container for e in story.events if hasattr(e, "container")),
         objects=frozenset(e.obj for e in story.events if hasattr(e, "obj")),
+        predicate=story.predicate,
     )  # fmt: skip
 
 

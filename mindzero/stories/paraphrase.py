@@ -230,6 +230,7 @@ class Context:
     holding: str | None = None  # an object taken ("took the pear out") and not yet put anywhere
     room: str | None = None  # the room named last: what "entered it" enters
     background: bool = False  # "after Ann had left, ...": a state that may already hold, then no event
+    predicate: tuple[str, ...] = ()  # what the last clause said of its subject: "Mila does too" says it again
 
 
 def _one_name(words: list[str]) -> str:
@@ -295,7 +296,9 @@ def _respell(text: str, context: Context) -> str:
     from lemminflect import getAllLemmas  # noqa: PLC0415
 
     named = {w.lower() for p in context.places | context.objects for w in p.split("_")}
-    for offset, typed, meant in reversed(typo_fixes(text, _vocabulary() | named, lambda w: bool(getAllLemmas(w)))):
+    for offset, typed, meant in reversed(
+        typo_fixes(text, _vocabulary() | named, lambda w: bool(getAllLemmas(w)), lambda w: _forms().get(w, w))
+    ):
         text = text[:offset] + meant + text[offset + len(typed) :]
     return text
 
@@ -911,6 +914,33 @@ def _clauses(tokens: list[str]) -> list[list[str]] | None:
     return [tokens]
 
 
+def _subject_end(tokens: list[str], context: Context) -> int:
+    """Where a clause's subject (names, or a thing) ends: the rest is what it says of them."""
+    c = _Clause(tokens, context)
+    if c.names() is None:
+        c.i = 0
+        c.thing()
+    return c.i
+
+
+def _ellipsis(tokens: list[str]) -> list[str] | None:
+    """The subject of "Mila does too / the same", "Mila did", "Mila is too" or "so does Mila / so is
+    the onion": the clause says again what the one before said, of another; None for any other
+    clause ("Ann was still there" is not one: a "be" needs "too" or "so")."""
+    low = [t.lower() for t in tokens if t != ","]
+    words = [t for t in tokens if t != ","]
+    if len(low) >= 3 and low[0] == "so" and low[1] in _DO + _BE:  # "so does Mila", "so is the onion"
+        return words[2:]
+    for k, word in enumerate(low):
+        rest = [w for w in low[k + 1 :] if w not in ("then", "now", "just")]
+        marked = rest in (["too"], ["also"], ["the", "same"], ["the", "same", "thing"])
+        if k > 0 and (word in _DO and (marked or not rest) or word in _BE and marked and rest[0] != "the"):
+            return [w for w in words[:k] if w.lower() not in ADVERBS]
+    return None
+
+
+_DO = ("do", "does", "did")
+_BE = ("is", "are", "was", "were")
 _BACKGROUND = "__background__"
 _JOINERS = frozenset("and then , after which afterwards who thereafter subsequently finally whereupon where".split())
 #: A clause that starts here goes on with the move before: "moved it to the box and then to the bag".
@@ -958,6 +988,12 @@ def _starts_clause(tokens: list[str]) -> bool:
         return True
     if i + 1 < len(low) and low[i + 1] in ("out", "into") and low[i] not in FUNCTION_WORDS:
         return True  # "climbs out": a verb we do not know, in a motion frame
+    if (
+        low[i : i + 1] == ["so"]
+        and low[i + 1 : i + 2]
+        and low[i + 1] in ("does", "did", "do", "is", "was", "are", "were")
+    ):
+        return True  # "and so does Mila"
     for j in range(i + 1, min(i + 7, len(low))):
         if _forms().get(low[j]) or low[j] in ("does", "did", "had", "has"):
             return low[i] in ("he", "she", "they", "there", "the", "it", "a", "an") or tokens[i][:1].isupper()
@@ -1001,7 +1037,7 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
         return None
     mentioned = frozenset(t for t in tokens if _is_name(t, context.agents) and t in context.agents)
     out: list[str] = []
-    obj, holding, room, moved = context.obj, None, context.room, None
+    obj, holding, room, moved, predicate = context.obj, None, context.room, None, list(context.predicate)
     rooms = dict(context.rooms)  # as the sentence's clauses move people
     for clause in clauses:
         background = bool(clause) and clause[0] == _BACKGROUND
@@ -1013,6 +1049,8 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
             mover = [clause[k + 1] for k in range(len(clause) - 1) if clause[k].lower() == "by"]
             clause = [w for w in clause if w not in mover and w.lower() != "by"]
             clause = [mover[0] if mover else moved[0], "moved", "the", moved[1], *clause]
+        if predicate and (doer := _ellipsis(clause)):  # "..., and then Mila does too", "and so is the onion"
+            clause = [*doer, *predicate]
         here = replace(context, subject=subject, obj=obj, mentioned=mentioned - set(subject), holding=holding,
                        room=room, background=background, rooms=rooms)  # fmt: skip
         c = _Clause(clause, replace(here))
@@ -1024,6 +1062,7 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
             return None
         out += read[0]
         subject, obj, holding = read[1] or subject, c.context.obj or obj, c.context.holding
+        predicate = c.t[_subject_end(c.t, here) :]
         for sentence in read[0]:
             if m := re.match(rf"({NAME}) moved the (\S+) to ", sentence):
                 moved = (m.group(1), m.group(2))
@@ -1040,8 +1079,9 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
         return None  # "In the hallway, Ella ...": Ella is not in the hallway
     if holding is not None:
         return None  # "Ann took the pear out." and put it nowhere: no template says so
-    context.subject, context.obj, context.room = subject, obj, room
+    context.subject, context.obj, context.room, context.predicate = subject, obj, room, tuple(predicate)
     return out
+
 
 
 _BELIEF = frozenset(
