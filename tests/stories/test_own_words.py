@@ -29,6 +29,9 @@ from mindzero.stories.events import (
 )
 
 START = "Mara, Theo and Ines are in the garage. The wrench is in the red toolbox. "
+TELL = PrivateTell("Ines", "Theo", "wrench", "blue_crate")
+CLAIM = PublicClaim("Ines", "wrench", "blue_crate")
+LEFT = [Move("Mara", "wrench", "blue_crate"), Exit("Mara", "garage")]
 
 
 def events(text: str) -> list:
@@ -81,18 +84,18 @@ def events(text: str) -> list:
         # claims: who heard them
         (
             "Ines whispers to Theo, so nobody else hears, that the wrench is in the blue crate.",
-            [PrivateTell("Ines", "Theo", "wrench", "blue_crate")],
+            [TELL],
         ),
-        ("Ines tells Theo privately that the wrench's in the blue crate.", [PrivateTell("Ines", "Theo", "wrench", "blue_crate")]),
-        ("Ines announces to everybody that the wrench is in the blue crate!", [PublicClaim("Ines", "wrench", "blue_crate")]),
-        ("Ines says to all that wrench is in blue crate.", [PublicClaim("Ines", "wrench", "blue_crate")]),
+        ("Ines tells Theo privately that the wrench's in the blue crate.", [TELL]),
+        ("Ines announces to everybody that the wrench is in the blue crate!", [CLAIM]),
+        ("Ines says to all that wrench is in blue crate.", [CLAIM]),
         # noise: distractors, asides, interjections, time words, negated non-events
         ("Oh no, Theo's lost his keys!", [Distractor("Theo", "lost his", "keys")]),
         ("Theo can't stand the red toolbox (don't ask).", [Distractor("Theo", "dislikes the", "red_toolbox")]),
         ("A minute later, Ines spots a moth.", [Distractor("Ines", "saw a", "moth")]),
         ("Theo doesn't touch anything.", []),
         # misspellings of the reader's words and of the story's own names
-        ("Mara puts the wrench in the blue crate and leavs.", [Move("Mara", "wrench", "blue_crate"), Exit("Mara", "garage")]),
+        ("Mara puts the wrench in the blue crate and leavs.", LEFT),
         ("Mara puts the wrench in the blue crate and leves.", None),  # "leaves" or "loves": not guessed
         ("Theo waits one minut, no movment.", [Stay("Theo", "garage")]),
         ("Mara moves the wrench to the red toolbxo.", [Move("Mara", "wrench", "red_toolbox")]),
@@ -107,7 +110,7 @@ def test_a_wording_is_read_as_the_events_it_means(text: str, expected: list | No
 
 
 def test_group_words_name_the_agents_they_fit() -> None:
-    """"All three of them", "everyone", "the three of them (names)": the agents of the sentence
+    """ "All three of them", "everyone", "the three of them (names)": the agents of the sentence
     before when the number fits, else every agent of the story; the names in brackets when given."""
     assert events("Everyone goes into the attic.") == [Enter(("Ines", "Mara", "Theo"), "attic")]
     assert events("All three (Mara, Theo and Ines) head into the attic.") == [Enter(("Mara", "Theo", "Ines"), "attic")]
@@ -117,7 +120,7 @@ def test_group_words_name_the_agents_they_fit() -> None:
 
 
 def test_a_clause_that_says_it_again_of_another() -> None:
-    """"Mila does too / the same", "so is the onion": what the clause before said, of another —
+    """ "Mila does too / the same", "so is the onion": what the clause before said, of another —
     across sentences too; "Ann was still there" is no such clause (it used to make Ann leave)."""
     story = read_story("Ben and Mila are in the hall. Ben heads out of the hall, and then Mila does too.")
     assert story.events[1:] == [Exit("Ben", "hall"), Exit("Mila", "hall")]
@@ -130,7 +133,7 @@ def test_a_clause_that_says_it_again_of_another() -> None:
 
 
 def test_rooms_follow_the_clauses_of_one_sentence() -> None:
-    """"came into the pantry, but soon departed from it": "it" is the room named last, and the
+    """ "came into the pantry, but soon departed from it": "it" is the room named last, and the
     leaving is from the room just entered (not the one the sentence started in)."""
     story = read_story("Noor entered the hall. Noor came into the pantry, but she soon departed from it.")
     assert story.events == [Enter(("Noor",), "hall"), Enter(("Noor",), "pantry"), Exit("Noor", "pantry")]
@@ -182,7 +185,10 @@ def test_what_cannot_be_placed_exactly_is_refused_naming_it(line: str) -> None:
         ("In which container was the wrench at the start?", Question((), "wrench", "beginning")),
         ("Where will Theo go looking for it?", Question(("Theo",), "wrench")),
         ("In which container does Theo believe the wrench to be?", Question(("Theo",), "wrench")),
-        ("According to Ines, where does Theo think that Mara thinks the wrench is?", Question(("Ines", "Theo", "Mara"), "wrench")),
+        (
+            "According to Ines, where does Theo think that Mara thinks the wrench is?",
+            Question(("Ines", "Theo", "Mara"), "wrench"),
+        ),
         ("Where Ines think Theo think wrench is?", Question(("Ines", "Theo"), "wrench")),
     ],
 )  # fmt: skip
@@ -204,7 +210,9 @@ DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "story_rewo
 
 
 @pytest.mark.parametrize(("author", "least_read"), [("casual", 0.70), ("formal", 0.90)])
-def test_the_robustness_sets_development_authors_are_read_without_a_wrong_answer(author: str, least_read: float) -> None:
+def test_the_robustness_sets_development_authors_are_read_without_a_wrong_answer(
+    author: str, least_read: float
+) -> None:
     """The development sets of ``benchmarks/bench_story_reader.py``: every story read gives the
     canonical story's answers (a refusal is allowed, a misreading is not), and coverage does not
     fall below what it is now."""
