@@ -143,6 +143,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     ),
     "be": ("be",),
     "other": ("do", "touch", "handle", "pull", "draw"),  # read only where nothing happens: "did not touch it"
+    "turn": ("turn", "face", "address"),  # "turned to Owen (and whispered ...)": no event
 }
 #: Words that say how or when, not what: skipped wherever they stand.
 ADVERBS = frozenset(
@@ -267,8 +268,30 @@ _NAMED_GROUP = re.compile(
 )
 
 
+#: Quoted speech, before or after who said it: "'The pear is in the box,' Ann whispered to Bob." /
+#: "Ann announced, \"The pear's in the box!\"" (a quote opens at the start or after ", " / ": ").
+_QUOTE_FIRST = re.compile(r"^\s*([\"'])(?P<said>.+?)[,.!?]?\1[,.!]?\s+(?P<who>.+?)\s*[.!]?\s*$")
+_QUOTE_AFTER = re.compile(r"^(?P<who>.+?)[,:]?\s+([\"'])(?P<said>.+?)[,.!?]?\2\s*[.!]?\s*$")
+
+
+def _unquote(text: str) -> str:
+    """Quoted speech as a "that" clause: "'The pear is in the box,' said Ann to Bob." is "Ann said to
+    Bob that the pear is in the box" (the claim reader then asks who heard it)."""
+    text = text.replace("“", '"').replace("”", '"').replace("’", "'").replace("‘", "'")
+    m = _QUOTE_FIRST.match(text) or _QUOTE_AFTER.match(text)
+    if m is None or not re.search(r"\b(?:is|are|was|were|'s)\b", m.group("said")):
+        return text
+    who = m.group("who")
+    who = re.sub(
+        rf"^(\w+) ({NAME})\b",
+        lambda v: f"{v.group(2)} {v.group(1)}" if _forms().get(v.group(1).lower()) else v.group(0),
+        who,
+    )
+    return f"{who} that {m.group('said')}"
+
+
 def _tokens(text: str) -> list[str]:
-    text = text.replace("’", "'").replace("‘", "'")
+    text = _unquote(text.replace("’", "'").replace("‘", "'"))
     text = re.sub(r"^\s*(?:[-*•]|\d+[.)]|\(\d+\))\s+", "", text)  # a list item's marker
     text = _IS.sub(lambda m: f"{m.group(1)} {'has' if _participle_after(m) else 'is'} ", text)
     text = re.sub(r"^\s*\((.*)\)\s*[.!]?\s*$", r"\1", text)  # a whole sentence in brackets
@@ -649,6 +672,14 @@ def _read_clause(c: _Clause) -> Reading | None:
         return _claim(c, one, verb)
     if verb in ("pull", "take", "draw") and one and c.names() and c.accept("aside", "to one side") and c.done():
         return [], who  # "pulls Owen aside": the telling that follows is private
+    if verb in VERBS["turn"] and one:  # "turned to Owen", "faced the room": whom the telling after is to
+        c.accept("over", "in")
+        c.accept("to", "towards", "toward")
+        if (
+            c.names() is not None
+            or c.accept("the room", "the group", "the others", "everyone", "everybody", "them all")
+        ) and c.done():
+            return [], who
     if verb in VERBS["take"] and one:
         c.accept("up", "out")
         obj = c.thing()
@@ -840,8 +871,8 @@ def _claim(c: _Clause, speaker: str, verb: str) -> Reading | None:
         return None
     heard = {w for w in low[c.i : end]} | {verb}
     listeners = [t for t in c.t[c.i : end] if _is_name(t, c.context.agents) and t != speaker]
-    if not listeners and heard & {"him", "her"} and len(c.context.mentioned) == 1:
-        listeners = list(c.context.mentioned)
+    if not listeners and (heard & {"him", "her"} or heard & PRIVATE) and len(c.context.mentioned) == 1:
+        listeners = list(c.context.mentioned)  # "turned to Owen and whispered that ..."
     c.i = end
     placed = _location_clause(c)
     if placed is None or not c.done() or len(set(listeners)) > 1:
@@ -1081,7 +1112,6 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
         return None  # "Ann took the pear out." and put it nowhere: no template says so
     context.subject, context.obj, context.room, context.predicate = subject, obj, room, tuple(predicate)
     return out
-
 
 
 _BELIEF = frozenset(
