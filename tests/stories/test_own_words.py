@@ -89,6 +89,11 @@ def events(text: str) -> list:
         ("Ines tells Theo privately that the wrench's in the blue crate.", [TELL]),
         ("Ines announces to everybody that the wrench is in the blue crate!", [CLAIM]),
         ("Ines says to all that wrench is in blue crate.", [CLAIM]),
+        # quoted speech, before or after who said it
+        ("'The wrench is in the blue crate,' Ines whispered to Theo.", [TELL]),
+        ('"The wrench is in the blue crate," said Ines quietly to Theo.', [TELL]),
+        ('Ines turned to the others and announced, "The wrench\'s in the blue crate!"', [CLAIM]),
+        ("Ines turned to Theo and whispered that the wrench is in the blue crate.", [TELL]),
         # noise: distractors, asides, interjections, time words, negated non-events
         ("Oh no, Theo's lost his keys!", [Distractor("Theo", "lost his", "keys")]),
         ("Theo can't stand the red toolbox (don't ask).", [Distractor("Theo", "dislikes the", "red_toolbox")]),
