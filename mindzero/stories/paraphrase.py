@@ -1182,7 +1182,7 @@ def sentences(line: str) -> list[str]:
     return [
         s
         for s in re.split(
-            r"(?<=[.!?])(?<!\b\d\.)(?<!\b\d\d\.)\s+(?=[A-Z0-9\-*•(\"'“‘])|(?<=[.!?][)"”’])\s+(?=[A-Z])", line.strip()
+            r"(?<=[.!?])(?<!\b\d\.)(?<!\b\d\d\.)\s+(?=[A-Z0-9\-*•(\"'“‘])|(?<=[.!?][)\"”’])\s+(?=[A-Z])", line.strip()
         )
         if s
     ]
