@@ -277,6 +277,7 @@ def story_context(story: StoryText) -> Context:
         containers=frozenset(e.container for e in story.events if hasattr(e, "container")),
         objects=frozenset(e.obj for e in story.events if hasattr(e, "obj")),
         predicate=story.predicate,
+        group=next((e.agents for e in reversed(story.events) if len(getattr(e, "agents", ())) > 1), ()),
     )  # fmt: skip
 
 

@@ -36,114 +36,31 @@ NAME = rf"(?!(?:{'|'.join(_NOT_NAMES.split())})\b)[A-Z][A-Za-z]*"
 #: Verb classes by lemma; every inflection is read (lemminflect). "move" is both a motion ("moved
 #: to the hall") and a placement ("moved the O to the C"): the words after it decide.
 VERBS: dict[str, tuple[str, ...]] = {
-    "motion": (
-        "go",
-        "walk",
-        "come",
-        "step",
-        "head",
-        "wander",
-        "pop",
-        "run",
-        "stroll",
-        "hurry",
-        "rush",
-        "dash",
-        "stride",
-        "march",
-        "return",
-        "proceed",
-        "arrive",
-        "get",
-        "move",
-        "hop",
-        "nip",
-        "duck",
-        "sneak",
-        "slip",
-        "venture",
-        "pass",
-        "race",
-        "jog",
-        "skip",
-        "wander",
-        "make",
-        "rejoin",
-        "join",
-        "reenter",
-        "end",
-        "follow",
-    ),
-    "enter": ("enter", "reenter", "re-enter"),
-    "leave": ("exit", "leave", "depart", "quit", "vacate"),
-    "place": (
-        "move",
-        "put",
-        "place",
-        "transfer",
-        "relocate",
-        "shift",
-        "stash",
-        "tuck",
-        "stick",
-        "drop",
-        "hide",
-        "pop",
-        "toss",
-        "slip",
-        "stuff",
-        "shove",
-        "set",
-        "lay",
-        "throw",
-        "chuck",
-        "store",
-        "bring",
-        "carry",
-        "deposit",
-        "plop",
-        "leave",
-        "return",
-        "switch",
-        "sneak",
-        "squirrel",
-        "dump",
-        "lodge",
-        "rehome",
-    ),
-    "take": ("take", "grab", "pick", "remove", "fetch", "lift", "pull", "retrieve", "snatch", "collect"),
-    "stay": ("stay", "wait", "remain", "linger", "hang", "sit", "stand", "idle", "loiter", "rest", "pause"),
-    "notice": ("see", "notice", "spot", "observe", "glimpse", "hear", "spy", "watch"),
-    "like": ("like", "enjoy", "prefer", "fancy", "admire"),
-    "love": ("love", "adore"),
-    "dislike": ("dislike", "detest"),
-    "hate": ("hate", "loathe", "despise"),
-    "lose": ("lose", "misplace"),
-    "claim": (
-        "claim",
-        "announce",
-        "declare",
-        "proclaim",
-        "shout",
-        "insist",
-        "assert",
-        "yell",
-        "exclaim",
-        "state",
-        "say",
-        "tell",
-        "call",
-        "broadcast",
-        "inform",
-        "whisper",
-        "confide",
-        "mention",
-        "let",
-        "remark",
-    ),
-    "be": ("be",),
-    "other": ("do", "touch", "handle", "pull", "draw"),  # read only where nothing happens: "did not touch it"
-    "turn": ("turn", "face", "address"),  # "turned to Owen (and whispered ...)": no event
+    kind: tuple(words.split())
+    for kind, words in {
+        "motion": "go walk come step head wander pop run stroll hurry rush dash stride march return proceed arrive "
+        "get move hop nip duck sneak slip venture pass race jog skip make rejoin join reenter end follow drift",
+        "enter": "enter reenter re-enter",
+        "leave": "exit leave depart quit vacate vanish disappear withdraw retreat",
+        "place": "move put place transfer relocate shift stash tuck stick drop hide pop toss slip stuff shove set "
+        "lay throw chuck store bring carry deposit plop leave return switch sneak squirrel dump lodge rehome",
+        "take": "take grab pick remove fetch lift pull retrieve snatch collect",
+        "stay": "stay wait remain linger hang sit stand idle loiter rest pause spend crouch",
+        "notice": "see notice spot observe glimpse hear spy watch",
+        "like": "like enjoy prefer fancy admire",
+        "love": "love adore",
+        "dislike": "dislike detest",
+        "hate": "hate loathe despise",
+        "lose": "lose misplace",
+        "claim": "claim murmur mutter announce declare proclaim shout insist assert yell exclaim state say tell "
+        "call broadcast inform whisper confide mention let remark",
+        "be": "be",
+        "other": "do touch handle pull draw",  # read only where nothing happens: "did not touch it"
+        "turn": "turn face address lean",  # "turned to Owen (and whispered ...)": no event
+        # thinking and feeling: a clause with one of these and no word of going, placing or a place is no event
+        "muse": "think wonder feel seem sigh smile laugh frown yawn shiver hum nod shrug find realise realize "
+        "decide consider remember forget hope annoy please bore",
+    }.items()
 }
 #: Words that say how or when, not what: skipped wherever they stand.
 ADVERBS = frozenset(
@@ -155,7 +72,9 @@ ADVERBS = frozenset(
 )
 #: Words that mark a claim as heard by everyone present, or by the listener alone.
 PUBLIC = frozenset("publicly openly aloud loudly everyone everybody all others group room".split())
-PRIVATE = frozenset("privately secretly quietly confidentially discreetly whisper confide".split())
+PRIVATE = frozenset(
+    "privately secretly quietly confidentially discreetly whisper confide murmur mutter else only aside alone".split()
+)
 #: Words no name is: a capitalised one of them starts a sentence ("Then", "After", "The").
 FUNCTION_WORDS = frozenset(
     "the a an then after before once when while as since next later meanwhile finally now soon so "
@@ -172,6 +91,8 @@ _NOT_MOTION = frozenset(
     "look looks looked peek peeks peeked glance glances glanced stare stares stared peer peers peered reach "
     "reaches reached check checks checked".split()
 )
+#: Words for people after a number ("all five participants").
+_PEOPLE = ("participants", "people", "friends", "children", "kids", "agents", "characters", "of the participants")
 _NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "2": 2, "3": 3, "4": 4, "5": 5}
 _PARTICLES = frozenset("out up off away down over aside around about along".split())
 #: Words that end a thing's name: where it is, not what it is ("the pear located in ...").
@@ -182,7 +103,8 @@ _TIME = re.compile(
     r" (?:more )?(?:minute|minutes|min|moment|moments|while|second|seconds|bit)(?: later| or so| afterwards)?\b"
     r"|\b(?:at|by|around|about) (?:around |about )?(?:this|that|the same) (?:time|moment|point)\b"
     r"|\bat the end\b|\bafter that\b|\bafter this\b"
-    r"|\bshortly (?:after|afterwards)\b|\bsoon after\b|\bright after\b|\bafter a bit\b|\bmoments? later\b",
+    r"|\bshortly (?:after|afterwards)\b|\bsoon after(?:wards)?\b|\bright after\b|\bafter a bit\b|\bmoments? later\b"
+    r"|\bnot long after(?:wards)?\b|\bpresently\b|\ba little later\b|\bsome time later\b|\bin a moment\b",
     re.IGNORECASE,
 )
 _CONTRACTIONS = (
@@ -232,6 +154,7 @@ class Context:
     room: str | None = None  # the room named last: what "entered it" enters
     background: bool = False  # "after Ann had left, ...": a state that may already hold, then no event
     predicate: tuple[str, ...] = ()  # what the last clause said of its subject: "Mila does too" says it again
+    group: tuple[str, ...] = ()  # the last people named together: whom "they", "all of them" mean
 
 
 def _one_name(words: list[str]) -> str:
@@ -248,9 +171,13 @@ _FILLER = re.compile(
     r"(?:right |just |soon |shortly )?after (?:him|her|them)(?= *[.,;!]| *$))\b"
     r"|,?\s*\b(?:without|not) (?:making|moving|doing|touching|disturbing|changing|saying)\b{rest}"
     r"|,?\s*(?:making|moving|doing|touching) (?:no|nothing)\b{rest}"
-    r"|,?\s*(?:with )?no (?:movement|movements|move|moves)\b{rest}"
+    r"|(?:,\s*|\bwith )no (?:movement|movements|move|moves)\b{rest}"
+    r"|,\s*(?:now )?the (?:last|only) one(?: left| remaining| there)?\s*,"
+    r"|,\s*(?:thinking|wondering|hoping|feeling|musing|humming|sighing|smiling|yawning)\b{rest}"
+    r"|,?\s*\b(?:alone now|now alone|on (?:his|her|their) own|by (?:himself|herself|themselves)|quite still|"
+    r"still as a statue|motionless|in plain view of (?:them all|everyone)|for (?:his|her) ears only)\b"
     r"|,?\s*\bwithout (?:any )?(?:movement|movements|a word|moving)\b{rest}".format(
-        rest=r"(?:(?!\b(?:and|then|before|after|but|while|once|so)\b)[^,;.])*"  # up to the next clause
+        rest=r"(?:(?!\b(?:and|then|before|after|but|while|once|so)\b)[^,;.()])*"  # up to the next clause
     ),
     re.IGNORECASE,
 )
@@ -263,7 +190,8 @@ _IS = re.compile(
 
 _NAMED_GROUP = re.compile(
     r"\b(?:(?:all|the|both|every one|everyone|everybody)\s*)?(?:\w+ )?(?:of them )?"
-    r"\(([A-Z][a-z]*(?:, [A-Z][a-z]*)*,? (?:and|&) [A-Z][a-z]*)\)",
+    r"(?:\(([A-Z][a-z]*(?:, [A-Z][a-z]*)*,? (?:and|&) [A-Z][a-z]*)\)"  # "all five of them (A, B and C)"
+    r"|, ([A-Z][a-z]*(?:, [A-Z][a-z]*)*,? (?:and|&) [A-Z][a-z]*),)",  # "All five, A, B and C, went"
     re.IGNORECASE,
 )
 
@@ -300,7 +228,14 @@ def _tokens(text: str) -> list[str]:
     text = _FILLER.sub(" ", _TIME.sub(" ", text))
     text = re.sub(r"^\s*(?:and|then|but|so),?\s+", "", text, flags=re.I)  # a sentence cut after "and"
     text = re.sub(r"\b(off|out|away) (he|she|they|[A-Z][a-z]+) (goes|go|went)\b", r"\2 \3 \1", text)  # "off he goes"
-    text = _NAMED_GROUP.sub(r"\1", text)  # "all five of them (A, B and C)", "Everyone (A, B and C)"
+    text = re.sub(
+        r"\b(made|makes|make|making) (?:his|her|their|its) way\b", r"\1", text, flags=re.I
+    )  # "made her way to"
+    text = re.sub(r"\b(went|goes|go) on (?:his|her|their) way\b", r"\1 off", text, flags=re.I)
+    text = re.sub(  # "was the last to leave (the den)": left it
+        r"\b(?:was|is|were|are) the (?:last|first|next)(?: one)? to (leave|go|exit|depart)\b", r"\1s", text, flags=re.I
+    )
+    text = _NAMED_GROUP.sub(lambda m: m.group(1) or m.group(2), text)  # "all five of them (A, B and C)"
     return re.findall(r"[A-Za-z][A-Za-z0-9_-]*(?:'s|')?|[,;:()]", text)
 
 
@@ -376,6 +311,8 @@ class _Clause:
         if self.peek() in ("he", "she", "they", "him", "her", "them"):
             pronoun = self.peek()
             subject = self.context.subject
+            if pronoun in ("they", "them") and len(subject) < 2:
+                subject = self.context.group  # "they": the last people named together
             if not subject or (pronoun in ("he", "she", "him", "her") and len(subject) != 1):
                 return None
             self.i += 1
@@ -407,7 +344,7 @@ class _Clause:
         word, j = self.peek(), self.i + 1
         if not re.fullmatch(r"[a-z]+", word) or word in FUNCTION_WORDS | ADVERBS | _NOT_MOTION:
             return None
-        while j < len(self.t) and self.t[j].lower() in _PARTICLES - {"out", "off", "away"}:
+        while j < len(self.t) and self.t[j].lower() in _PARTICLES - {"out", "off", "away"} | {"back"}:
             j += 1
         after = self.t[j].lower() if j < len(self.t) else ""
         if after in ("into", "inside") or after == "out" and self.t[j - 1].lower() not in _DETERMINERS:
@@ -419,8 +356,9 @@ class _Clause:
         return None
 
     def _group(self) -> list[str] | None:
-        """ "everyone", "all five (of them)", "the two of them", "both of them": the agents the
-        sentence before was about when the number fits, else every agent of the story when it does."""
+        """ "everyone", "all five (participants)", "the two of them", "both of them", "all of them":
+        the agents the sentence before was about, else the last people named together, else every
+        agent of the story — the first whose number fits (two or more)."""
         start = self.i
         self.accept("all", "the")
         word = self.peek()
@@ -429,11 +367,12 @@ class _Clause:
             self.i = start
             return None
         self.i += word != "of"
-        self.accept("of them", "of us")
-        subject, everyone = list(self.context.subject), sorted(self.context.agents)
-        count = count or (2 if word == "both" else len(subject) if word == "of" else len(everyone))
-        for group in (subject, everyone):
-            if len(group) == count and (word not in ("everyone", "everybody") or group is everyone):
+        self.accept("of them", "of us", *_PEOPLE)
+        groups = [list(self.context.subject), list(self.context.group), sorted(self.context.agents)]
+        if word in ("everyone", "everybody"):
+            groups = groups[2:]
+        for group in groups:
+            if len(group) >= 2 and len(group) == (count or (2 if word == "both" else len(group))):
                 return group
         self.i = start
         return None
@@ -660,6 +599,8 @@ def _read_clause(c: _Clause) -> Reading | None:
         verb = "stay"  # "sticks around", "hangs out"
     if verb in VERBS["stay"] or (verb == "make" and c.accept("no movements", "no movement", "no move")):
         if verb == "make":
+            if c.done():
+                return [], who  # "..., makes no movements, and leaves"
             c.accept("and")
             c.verb()
         room = _here(c, one) if one else None
@@ -859,14 +800,15 @@ def _claim(c: _Clause, speaker: str, verb: str) -> Reading | None:
     the verb and "that" (or the location clause) say who heard it; anything else there is an aside
     ("whispers to Olivia, so nobody else hears, that ...")."""
     low = [w.lower() for w in c.t]
-    end = low.index("that", c.i) if "that" in low[c.i :] else None
-    if end is None:
-        for j in range(c.i, len(low)):
-            probe = _Clause(c.t, c.context)
-            probe.i = j
-            if _location_clause(probe) and probe.done():
-                end = j
-                break
+    end = None
+    for j in range(c.i, len(low)):  # where what was said starts: "(that) the O is in the C" to the end
+        if low[j] in ADVERBS:
+            continue  # "states publicly that ...": the adverb says who heard it
+        probe = _Clause(c.t, c.context)
+        probe.i = j
+        if _location_clause(probe) and probe.done():
+            end = j
+            break
     if end is None:
         return None
     heard = {w for w in low[c.i : end]} | {verb}
@@ -973,6 +915,8 @@ def _ellipsis(tokens: list[str]) -> list[str] | None:
 _DO = ("do", "does", "did")
 _BE = ("is", "are", "was", "were")
 _BACKGROUND = "__background__"
+#: Lower-case words a clause's subject may start with.
+_SUBJECT_STARTS = frozenset("he she they there the it a an all both everyone everybody each".split())
 _JOINERS = frozenset("and then , after which afterwards who thereafter subsequently finally whereupon where".split())
 #: A clause that starts here goes on with the move before: "moved it to the box and then to the bag".
 _DIRECTIONS = ("to", "into", "onto", "back")
@@ -1027,12 +971,46 @@ def _starts_clause(tokens: list[str]) -> bool:
         return True  # "and so does Mila"
     for j in range(i + 1, min(i + 7, len(low))):
         if _forms().get(low[j]) or low[j] in ("does", "did", "had", "has"):
-            return low[i] in ("he", "she", "they", "there", "the", "it", "a", "an") or tokens[i][:1].isupper()
+            return low[i] in _SUBJECT_STARTS or low[i] in _NUMBERS or tokens[i][:1].isupper()
     return False
 
 
 #: Verbs that make events: an aside in brackets with one of them is not skipped but refused.
 _EVENT_VERBS = frozenset(VERBS["motion"] + VERBS["enter"] + VERBS["leave"] + VERBS["place"] + VERBS["take"])
+
+
+def _no_event(clause: list[str], context: Context) -> bool:
+    """Whether a clause the reader cannot read is a thought, feeling or liking that moves nothing: a
+    word of thinking, feeling, seeing or liking, and no verb of going, placing, taking or telling,
+    no word of direction and no place of the story. Anything else unread is refused."""
+    low = [t.lower() for t in clause]
+    lemmas = {_forms().get(w) for w in low}
+    places = {w.lower() for p in context.places for w in p.split("_")}
+    moving = lemmas & _EVENT_VERBS | lemmas & set(VERBS["claim"]) or set(low) & (_MOVING_WORDS | places)
+    feeling = lemmas & set(
+        VERBS["muse"] + VERBS["notice"] + VERBS["like"] + VERBS["love"] + VERBS["dislike"] + VERBS["hate"]
+    )
+    return bool(feeling or set(low) & _FEELING_WORDS) and not moving
+
+
+#: Words of direction: a clause with one may move someone, so it is never read as no event.
+_MOVING_WORDS = frozenset("into onto to out off away inside in back towards toward from".split())
+#: Nouns and adjectives of liking and feeling ("a liking for", "fond of", "caught sight of").
+_FEELING_WORDS = frozenset("liking fancy fond love fan sight eye thought glad happy sad bored tired cold warm".split())
+
+
+def _tells_event(aside: list[str]) -> bool:
+    """Whether an aside in brackets tells an event (a finite verb of going, leaving, placing or
+    taking) rather than restating a state: "(leaving the hallway)", "(having left the hall)", "(only
+    Jack is left)", "(Noah remains)" restate; "(who then moved the pear to the box)" tells."""
+    low = [t.lower() for t in aside]
+    return any(
+        _forms().get(w) in _EVENT_VERBS and not w.endswith("ing") and (k == 0 or low[k - 1] not in _STATE_AUX)
+        for k, w in enumerate(low)
+    )
+
+
+_STATE_AUX = frozenset("having is was are were been be".split())
 
 
 def read_sentence(sentence: str, context: Context) -> list[str] | None:
@@ -1043,7 +1021,7 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
     while "(" in tokens:  # an aside in brackets: skipped unless it tells of an event
         i = tokens.index("(")
         j = tokens.index(")", i) if ")" in tokens[i:] else len(tokens)
-        if any(_forms().get(t.lower()) in _EVENT_VERBS for t in tokens[i + 1 : j]):
+        if _tells_event(tokens[i + 1 : j]):
             return None
         tokens = tokens[:i] + tokens[j + 1 :]
     tokens = [t for t in tokens if t != ")"]
@@ -1089,6 +1067,8 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
         if read is None and subject:  # no subject of its own: the one before ("... and put it in the box")
             c = _Clause([*subject[:1], *clause] if len(subject) == 1 else ["they", *clause], replace(here))
             read = _read_clause(c)
+        if read is None and _no_event(clause, here):  # "It looked better there, she thought."
+            c, read = _Clause(clause, replace(here)), ([], ())
         if read is None:
             return None
         out += read[0]
@@ -1142,13 +1122,11 @@ def read_question(text: str, context: Context | None = None) -> tuple[tuple[str,
     low = [t.lower() for t in tokens]
     if _NEGATION & set(low) or not {"where", "container", "place", "location"} & set(low):
         return None
-    names = [
-        t.removesuffix("'s").removesuffix("'")
-        for i, t in enumerate(tokens)
-        if (i > 0 or t in context.agents)
-        and _is_name(t, context.agents)
-        and t.lower() not in _BELIEF | {"where", "which", "what", "in", "according", "real"}
-    ]
+    names = [t.removesuffix("'s").removesuffix("'") for t in tokens]
+    if context.agents:  # the story's people; with no story, any capitalised word not the question's own
+        names = [n for n in names if n in context.agents]
+    else:
+        names = [n for i, n in enumerate(names) if i > 0 and _is_name(n, context.agents) and n.lower() not in _BELIEF]
     obj = _asked_object(tokens, context)
     if obj is None:
         return None
@@ -1182,7 +1160,7 @@ def sentences(line: str) -> list[str]:
     return [
         s
         for s in re.split(
-            r"(?<=[.!?])(?<!\b\d\.)(?<!\b\d\d\.)\s+(?=[A-Z0-9\-*•(\"'“‘])|(?<=[.!?][)\"”’])\s+(?=[A-Z])", line.strip()
+            r"(?<=[.!?])(?<!\b\d\.)(?<!\b\d\d\.)\s+(?=[A-Z0-9\-*•(\"'“‘])|(?<=[.!?][)\"”’'])\s+(?=[A-Z])", line.strip()
         )
         if s
     ]

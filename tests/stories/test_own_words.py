@@ -100,7 +100,7 @@ def events(text: str) -> list:
         ("A minute later, Ines spots a moth.", [Distractor("Ines", "saw a", "moth")]),
         ("Theo doesn't touch anything.", []),
         # misspellings of the reader's words and of the story's own names
-        ("Mara puts the wrench in the blue crate and leavs.", LEFT),
+        ("Mara puts the wrench in the blue crate and exitt.", LEFT),
         ("Mara puts the wrench in the blue crate and leves.", None),  # "leaves" or "loves": not guessed
         ("Theo waits one minut, no movment.", [Stay("Theo", "garage")]),
         ("Mara moves the wrench to the red toolbxo.", [Move("Mara", "wrench", "red_toolbox")]),
