@@ -47,7 +47,10 @@ def test_ask_json_with_questions_in_the_file(tmp_path, capsys) -> None:
 
 
 def test_ask_reads_stdin_and_reports_ignored_lines(monkeypatch, capsys) -> None:
-    story = "Ann entered the hall.\nAnn juggled the pear into the air.\nThe pear is in the red_box.\nWhere will Ann look for the pear?"
+    story = (
+        "Ann entered the hall.\nAnn juggled the pear into the air.\nThe pear is in the red_box.\n"
+        "Where will Ann look for the pear?"
+    )
     monkeypatch.setattr("sys.stdin", io.StringIO(story))
     assert main(["stories", "ask", "--story", "-", "--ignore-unknown"]) == 0
     out = capsys.readouterr().out
