@@ -68,7 +68,8 @@ ADVERBS = frozenset(
     "finally next suddenly eventually right straight promptly swiftly briskly calmly casually silently "
     "secretly privately publicly openly loudly aloud currently afterwards afterward meanwhile first "
     "subsequently thereafter shortly directly simply actually really even gently hastily too likewise "
-    "however lastly anyway together herself himself themselves present all both very either".split()
+    "however lastly anyway together herself himself themselves present all both very either always rather "
+    "almost".split()
 )
 #: Words that mark a claim as heard by everyone present, or by the listener alone.
 PUBLIC = frozenset("publicly openly aloud loudly everyone everybody all others group room".split())
@@ -175,8 +176,9 @@ _FILLER = re.compile(
     r"|,\s*(?:now )?the (?:last|only) one(?: left| remaining| there)?\s*,"
     r"|,\s*(?:thinking|wondering|hoping|feeling|musing|humming|sighing|smiling|yawning)\b{rest}"
     r"|,?\s*\b(?:alone now|now alone|on (?:his|her|their) own|by (?:himself|herself|themselves)|quite still|"
-    r"still as a statue|motionless|in plain view of (?:them all|everyone)|for (?:his|her) ears only)\b"
-    r"|,?\s*\bwithout (?:any )?(?:movement|movements|a word|moving)\b{rest}".format(
+    r"still as a statue|motionless|in plain view of (?:them all|everyone)|for (?:his|her) ears only|at all)\b"
+    r"|,\s*(?:alone|on (?:his|her) own) in the [\w ]+?,|,\s*changing (?:his|her|their) minds?,"
+    r"|,?\s*\bwithout (?:any )?(?:movement|movements|a word|\w+ing)\b{rest}".format(
         rest=r"(?:(?!\b(?:and|then|before|after|but|while|once|so)\b)[^,;.()])*"  # up to the next clause
     ),
     re.IGNORECASE,
@@ -189,7 +191,7 @@ _IS = re.compile(
 
 
 _NAMED_GROUP = re.compile(
-    r"\b(?:(?:all|the|both|every one|everyone|everybody)\s*)?(?:\w+ )?(?:of them )?"
+    r"\b(?:(?:all|the|both|every one|everyone|everybody)\s*)?(?:\w+ ?)?(?:of them ?)?"
     r"(?:\(([A-Z][a-z]*(?:, [A-Z][a-z]*)*,? (?:and|&) [A-Z][a-z]*)\)"  # "all five of them (A, B and C)"
     r"|, ([A-Z][a-z]*(?:, [A-Z][a-z]*)*,? (?:and|&) [A-Z][a-z]*),)",  # "All five, A, B and C, went"
     re.IGNORECASE,
@@ -233,7 +235,10 @@ def _tokens(text: str) -> list[str]:
     )  # "made her way to"
     text = re.sub(r"\b(went|goes|go) on (?:his|her|their) way\b", r"\1 off", text, flags=re.I)
     text = re.sub(  # "was the last to leave (the den)": left it
-        r"\b(?:was|is|were|are) the (?:last|first|next)(?: one)? to (leave|go|exit|depart)\b", r"\1s", text, flags=re.I
+        r"\b(?:was|is|were|are) the (?:last|first|next)(?: one)? to (?:leave|go|exit|depart)\b",
+        "left",
+        text,
+        flags=re.I,
     )
     text = _NAMED_GROUP.sub(lambda m: m.group(1) or m.group(2), text)  # "all five of them (A, B and C)"
     return re.findall(r"[A-Za-z][A-Za-z0-9_-]*(?:'s|')?|[,;:()]", text)
@@ -280,6 +285,13 @@ class _Clause:
 
     def peek(self, k: int = 0) -> str:
         return self.t[self.i + k].lower() if self.i + k < len(self.t) else ""
+
+    def ahead(self) -> str:
+        """The next word that is not an adverb ("slipped straight out": "out"), not consumed."""
+        j = self.i
+        while j < len(self.t) and (self.t[j].lower() in ADVERBS or self.t[j] == ","):
+            j += 1
+        return self.t[j].lower() if j < len(self.t) else ""
 
     def done(self) -> bool:
         self.skip_adverbs()
@@ -347,7 +359,8 @@ class _Clause:
         while j < len(self.t) and self.t[j].lower() in _PARTICLES - {"out", "off", "away"} | {"back"}:
             j += 1
         after = self.t[j].lower() if j < len(self.t) else ""
-        if after in ("into", "inside") or after == "out" and self.t[j - 1].lower() not in _DETERMINERS:
+        at_end = all(t.lower() in ADVERBS or t == "," for t in self.t[j + 1 :])
+        if after in ("into", "inside") or after in ("out", "in") and (after == "out" or at_end):
             probe = _Clause(self.t, self.context)
             probe.i = j + 1
             if after == "out" or _place(probe) not in self.context.containers:
@@ -491,8 +504,13 @@ def _place(c: _Clause, room: bool = False) -> str | None:
 
 
 def _where_to(c: _Clause) -> str | None:
-    """A container or room after "to / into / in / inside / onto"."""
-    if c.accept("over to", "back into", "back to", *_PREP_IN) is None:
+    """A container or room after "(back / down) to / into / in / inside / onto"."""
+    j = c.i
+    while j < len(c.t) and (c.t[j].lower() in _PARTICLES or c.t[j].lower() in ADVERBS):
+        j += 1  # "set it down again in the cupboard"
+    if j < len(c.t) and c.t[j].lower() in _PREP_IN + ("on", "over"):
+        c.i = j
+    if c.accept("over to", "back into", "back to", "on to", *_PREP_IN) is None:
         return None
     return _place(c)
 
@@ -545,28 +563,10 @@ def _read_clause(c: _Clause) -> Reading | None:
         return _thing_clause(c)
     who = tuple(agents)
     one = agents[0] if len(agents) == 1 else None
-    liking = c.accept(
-        "can not stand",
-        "could not stand",
-        "can not bear",
-        "is fond of",
-        "was fond of",
-        "is a fan of",
-        "was a fan of",
-        "is a big fan of",
-        "was a big fan of",
-        "is keen on",
-        "was keen on",
-        "is into",
-        "was into",
-        "does not like",
-        "did not like",
-        "do not like",
-    )
+    liking = c.accept(*_LIKING)
     if liking and one:
         thing = c.thing()
-        kind = "dislikes the" if liking.endswith(("stand", "bear", "like")) else "likes the"
-        return ([f"{one} {kind} {thing}."], who) if thing and c.done() else None
+        return ([f"{one} {_LIKING[liking]} {thing}."], who) if thing and c.done() else None
     if _negated(c):
         return ([], who) if "that" not in (w.lower() for w in c.t) else None  # "did not move anything": nothing happens
     verb = c.verb()
@@ -614,13 +614,14 @@ def _read_clause(c: _Clause) -> Reading | None:
     if verb in ("pull", "take", "draw") and one and c.names() and c.accept("aside", "to one side") and c.done():
         return [], who  # "pulls Owen aside": the telling that follows is private
     if verb in VERBS["turn"] and one:  # "turned to Owen", "faced the room": whom the telling after is to
-        c.accept("over", "in")
+        c.accept("over", "in", "close", "across")
         c.accept("to", "towards", "toward")
-        if (
-            c.names() is not None
-            or c.accept("the room", "the group", "the others", "everyone", "everybody", "them all")
-        ) and c.done():
-            return [], who
+        if c.names() is not None or c.accept(
+            "the room", "the group", "the others", "everyone", "everybody", "them all"
+        ):
+            c.accept("there", "present")
+            if c.done():
+                return [], who
     if verb in VERBS["take"] and one:
         c.accept("up", "out")
         obj = c.thing()
@@ -635,7 +636,7 @@ def _read_clause(c: _Clause) -> Reading | None:
     if verb == "follow" and c.names() is None:  # "follows her into the study"
         return None
     if verb in VERBS["motion"] and (
-        one is None or c.peek() in _MOTION_WORDS + tuple(_PARTICLES) or verb == "go" and c.done()
+        one is None or c.ahead() in _MOTION_WORDS + tuple(_PARTICLES) or verb == "go" and c.done()
     ):
         return _motion(c, agents)
     if verb in VERBS["place"] and one:
@@ -709,13 +710,28 @@ def _new_name_or_thing(word: str, place: str, context: Context) -> str:
     return "unknown" if "NOUN" in getAllLemmas(word.lower()) else "name"
 
 
+#: Phrases of liking and disliking (distractors: no event), each read as its template's verb.
+_LIKING = {
+    **dict.fromkeys(
+        "is fond of|was fond of|had been fond of|has been fond of|is a fan of|was a fan of|is a big fan of|"
+        "was a big fan of|is keen on|was keen on|is into|was into|took a liking to|had taken a liking to|"
+        "took a fancy to|had taken a fancy to|cared for".split("|"),
+        "likes the",
+    ),
+    **dict.fromkeys(
+        "can not stand|could not stand|can not bear|does not like|did not like|do not like|never cared for|"
+        "had never cared for|never liked|had never liked".split("|"),
+        "dislikes the",
+    ),
+}
+
+
 def _negated(c: _Clause) -> bool:
     """Whether the verb that follows is negated ("does not move anything", "never left")."""
-    if c.accept(
-        "does not", "did not", "do not", "never", "had not", "has not", "would not", "will not", "is not", "was not"
-    ):
-        return True
-    return False
+    return bool(c.accept(*(f"{aux} {no}" for aux in _AUXILIARIES for no in ("not", "never")), "never"))
+
+
+_AUXILIARIES = ("does", "did", "do", "had", "has", "have", "would", "will", "is", "was", "could", "can", "should")
 
 
 def _thing_clause(c: _Clause) -> Reading | None:
@@ -751,32 +767,27 @@ def _leave(c: _Clause, agent: str) -> Reading | None:
 
 
 def _motion(c: _Clause, agents: list[str]) -> Reading | None:
-    """ "went into / to / back to the R" enters R; "went out (of the R)", "wandered off" leaves it."""
-    while c.peek() in _PARTICLES and c.peek(1) in ("into", "in", "to", "inside", "onto"):
-        c.i += 1  # "went down into the cellar"
+    """ "went into / to / back down into / through to the R" enters R, "came (back) in" the room
+    named last; "went out (of the R)", "wandered off" leaves it."""
+    j = c.i
+    while j < len(c.t) and (c.t[j].lower() in _PARTICLES or c.t[j].lower() in ADVERBS):
+        j += 1  # "went back down into the cellar", "went off together into the laundry"
+    if j < len(c.t) and c.t[j].lower() in _ENTERING:
+        c.i = j
+    if c.peek() == "in" and all(t.lower() in ADVERBS or t == "," for t in c.t[c.i + 1 :]):  # "wandered in"
+        return ([f"{_join(agents)} entered the {c.context.room}."], tuple(agents)) if c.context.room else None
     if c.done() or c.accept("out of", "out from", "out", "away from", "away", "off", "from"):
         return _leave(c, agents[0]) if len(agents) == 1 else None
-    if (
-        c.accept(
-            "up in",
-            "on to",
-            "onto",
-            "on into",
-            "through to",
-            "inside of",
-            "in to",
-            "into",
-            "inside",
-            "in",
-            "to",
-            "towards",
-            "toward",
-        )
-        is None
-    ):
+    if c.accept("up in", "on to", "on into", "through into", "through to", "inside of", "in to", *_ENTERING) is None:
         return None
     room = _place(c, room=True)
+    c.accept("from")  # "came through into the pantry from the hall"
+    if c.peek() and not c.done():
+        _place(c)
     return ([f"{_join(agents)} entered the {room}."], tuple(agents)) if room and c.done() else None
+
+
+_ENTERING = ("onto", "into", "inside", "in", "to", "towards", "toward", "through")
 
 
 #: Claim verbs that are public by themselves ("announced", "claimed"); "said" / "told" need a listener
@@ -904,6 +915,9 @@ def _ellipsis(tokens: list[str]) -> list[str] | None:
     words = [t for t in tokens if t != ","]
     if len(low) >= 3 and low[0] == "so" and low[1] in _DO + _BE:  # "so does Mila", "so is the onion"
         return words[2:]
+    named = [w for w in words if w.lower() not in ADVERBS and w.lower() != "and"]
+    if named and all(w[:1].isupper() for w in named):  # "... wandered in, and then Mila"
+        return named
     for k, word in enumerate(low):
         rest = [w for w in low[k + 1 :] if w not in ("then", "now", "just")]
         marked = rest in (["too"], ["also"], ["the", "same"], ["the", "same", "thing"])
@@ -946,11 +960,21 @@ def _complete(words: list[str]) -> bool:
     )
 
 
+def _relative_first(tokens: list[str]) -> list[str]:
+    """ "Abigail, who disliked the potato, stayed a minute": the relative clause as a clause of its
+    own before the main one ("Abigail disliked the potato; Abigail stayed a minute")."""
+    low = [t.lower() for t in tokens]
+    for i in range(len(low) - 3):
+        if low[i + 1 : i + 3] == [",", "who"] and tokens[i][:1].isupper() and "," in low[i + 3 :]:
+            k = low.index(",", i + 3)
+            if _starts_clause(tokens[k + 1 :]) or _has_verb(low[k + 1 :]):
+                return [*tokens[: i + 1], *tokens[i + 3 : k], ";", tokens[i], *tokens[k + 1 :]]
+    return tokens
+
+
 def _has_verb(words: list[str]) -> bool:
-    """A verb we know, or one we do not in a motion frame ("climbs out")."""
-    return any(_forms().get(w) for w in words) or any(
-        b in ("out", "into") and a not in FUNCTION_WORDS | ADVERBS and a.isalpha() for a, b in zip(words, words[1:])
-    )
+    """A verb we know, or one we do not in a motion frame ("climbs (back) out")."""
+    return any(_forms().get(w) for w in words) or any(_unknown_verb_at(words, j) for j in range(len(words)))
 
 
 def _starts_clause(tokens: list[str]) -> bool:
@@ -961,7 +985,7 @@ def _starts_clause(tokens: list[str]) -> bool:
         i += 1
     if i < len(low) and _forms().get(low[i]) and _forms()[low[i]] != "be":
         return True
-    if i + 1 < len(low) and low[i + 1] in ("out", "into") and low[i] not in FUNCTION_WORDS:
+    if i < len(low) and _unknown_verb_at(low, i):
         return True  # "climbs out": a verb we do not know, in a motion frame
     if (
         low[i : i + 1] == ["so"]
@@ -969,10 +993,21 @@ def _starts_clause(tokens: list[str]) -> bool:
         and low[i + 1] in ("does", "did", "do", "is", "was", "are", "were")
     ):
         return True  # "and so does Mila"
+    subject = low[i : i + 1] and (low[i] in _SUBJECT_STARTS or low[i] in _NUMBERS or tokens[i][:1].isupper())
     for j in range(i + 1, min(i + 7, len(low))):
-        if _forms().get(low[j]) or low[j] in ("does", "did", "had", "has"):
-            return low[i] in _SUBJECT_STARTS or low[i] in _NUMBERS or tokens[i][:1].isupper()
-    return False
+        if _forms().get(low[j]) or low[j] in ("does", "did", "had", "has") or _unknown_verb_at(low, j):
+            return bool(subject)
+    return bool(subject) and all(
+        t[:1].isupper() or t.lower() in ("and", ",") or t.lower() in ADVERBS for t in tokens[i:]
+    )
+
+
+def _unknown_verb_at(low: list[str], j: int) -> bool:
+    """Whether a word we do not know stands in a frame only going has: "climbed (up / back) out / into"."""
+    k = j + 1
+    while k < len(low) and low[k] in ("up", "down", "back", "over"):
+        k += 1
+    return low[j].isalpha() and low[j] not in FUNCTION_WORDS and k < len(low) and low[k] in ("out", "into")
 
 
 #: Verbs that make events: an aside in brackets with one of them is not skipped but refused.
@@ -981,12 +1016,12 @@ _EVENT_VERBS = frozenset(VERBS["motion"] + VERBS["enter"] + VERBS["leave"] + VER
 
 def _no_event(clause: list[str], context: Context) -> bool:
     """Whether a clause the reader cannot read is a thought, feeling or liking that moves nothing: a
-    word of thinking, feeling, seeing or liking, and no verb of going, placing, taking or telling,
-    no word of direction and no place of the story. Anything else unread is refused."""
+    word of thinking, feeling, seeing or liking, and no verb of going, placing, taking or telling and
+    no word of direction ("fond of the red box" moves nothing; "drawn to the red box" may). Anything
+    else unread is refused."""
     low = [t.lower() for t in clause]
     lemmas = {_forms().get(w) for w in low}
-    places = {w.lower() for p in context.places for w in p.split("_")}
-    moving = lemmas & _EVENT_VERBS | lemmas & set(VERBS["claim"]) or set(low) & (_MOVING_WORDS | places)
+    moving = lemmas & _EVENT_VERBS | lemmas & set(VERBS["claim"]) or set(low) & _MOVING_WORDS
     feeling = lemmas & set(
         VERBS["muse"] + VERBS["notice"] + VERBS["like"] + VERBS["love"] + VERBS["dislike"] + VERBS["hate"]
     )
@@ -1041,7 +1076,7 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
         tokens = tokens[low.index(",") + 1 :]
     if not tokens:
         return None
-    clauses = _clauses(tokens)
+    clauses = _clauses(_relative_first(tokens))
     if clauses is None:
         return None
     mentioned = frozenset(t for t in tokens if _is_name(t, context.agents) and t in context.agents)

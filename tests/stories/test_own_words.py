@@ -99,6 +99,15 @@ def events(text: str) -> list:
         ("Theo can't stand the red toolbox (don't ask).", [Distractor("Theo", "dislikes the", "red_toolbox")]),
         ("A minute later, Ines spots a moth.", [Distractor("Ines", "saw a", "moth")]),
         ("Theo doesn't touch anything.", []),
+        # a novelist's and a researcher's habits
+        ("Theo made his way out of the garage.", [Exit("Theo", "garage")]),
+        ("Theo was the last to leave.", [Exit("Theo", "garage")]),
+        ("Theo, who disliked the wrench, slipped out.", [Distractor("Theo", "dislikes the", "wrench"), Exit("Theo", "garage")]),
+        ("Mara lifted the wrench and set it down again in the blue crate.", [Move("Mara", "wrench", "blue_crate")]),
+        ("Theo climbed back out, and then Ines.", [Exit("Theo", "garage"), Exit("Ines", "garage")]),
+        ("Theo leaves (Mara and Ines remain in the garage).", [Exit("Theo", "garage")]),
+        ("Theo sighed, thinking how cold the garage was.", []),
+        ("Theo found that he rather liked the red toolbox.", []),
         # misspellings of the reader's words and of the story's own names
         ("Mara puts the wrench in the blue crate and exitt.", LEFT),
         ("Mara puts the wrench in the blue crate and leves.", None),  # "leaves" or "loves": not guessed
@@ -135,6 +144,15 @@ def test_a_clause_that_says_it_again_of_another() -> None:
     assert story.events[1:] == [ObjectAt("melon", "green_pantry"), ObjectAt("onion", "green_pantry")]
     story = read_story("Ben and Mila are in the hall. Ben left. While Mila was still there, Ben came back to the hall.")
     assert story.events[1:] == [Exit("Ben", "hall"), Enter(("Ben",), "hall")]
+
+
+def test_coming_in_and_all_of_them_refer_back() -> None:
+    """ "wandered in": into the room named last; "all of them": the last people named together (not
+    the one person the sentence before was about)."""
+    story = read_story(
+        "Ann and Bob entered the den. Ann left. Bob left. Ann wandered back in. All of them went into the hall."
+    )
+    assert story.events[3:] == [Enter(("Ann",), "den"), Enter(("Ann", "Bob"), "hall")]
 
 
 def test_rooms_follow_the_clauses_of_one_sentence() -> None:
@@ -175,6 +193,8 @@ def test_a_capitalised_thing_is_told_from_a_new_person() -> None:
         "The wrench rolled under the bench.",
         "Mara (who then moved the wrench to the blue crate) left the garage.",  # an event in an aside
         "In the attic, Mara moved the wrench to the blue crate.",  # Mara is not in the attic
+        "Theo juggled the wrench into the air.",  # a verb not known, with a word of direction
+        "Theo's eye was drawn to the blue crate.",
     ],
 )
 def test_what_cannot_be_placed_exactly_is_refused_naming_it(line: str) -> None:
