@@ -102,7 +102,7 @@ def events(text: str) -> list:
         # a novelist's and a researcher's habits
         ("Theo made his way out of the garage.", [Exit("Theo", "garage")]),
         ("Theo was the last to leave.", [Exit("Theo", "garage")]),
-        ("Theo, who hated the wrench, slipped out.", [Distractor("Theo", "hates the", "wrench"), Exit("Theo", "garage")]),
+        ("Theo, who hated the wrench, left.", [Distractor("Theo", "hates the", "wrench"), Exit("Theo", "garage")]),
         ("Mara lifted the wrench and set it down again in the blue crate.", [Move("Mara", "wrench", "blue_crate")]),
         ("Theo climbed back out, and then Ines.", [Exit("Theo", "garage"), Exit("Ines", "garage")]),
         ("Theo leaves (Mara and Ines remain in the garage).", [Exit("Theo", "garage")]),
