@@ -13,7 +13,7 @@ habits, README.md there). For every set it prints
 - questions read: share of questions understood;
 - accuracy: answers equal to the engine's answers on the canonical story, over all questions;
 - accuracy read: the same over the questions of stories read (a wrong answer here is a misreading,
-  worse than a refusal).
+  worse than a refusal; so is a story read into events the engine finds impossible).
 
 ``--show N`` prints the first N unread sentences and questions of each set (for development sets
 only: README.md names the held-out one).
@@ -82,13 +82,13 @@ def evaluate(rows: list[dict], show: int) -> dict:
         if story is None:
             continue
         known = [q for q in questions if q is not None]
+        asked_read += len(row["questions"])
         try:
             answers = iter(a["answer"] for a in ask(story.events, known)["answers"])
-        except UserError as err:  # a question names someone the story does not
+        except UserError as err:  # a story read into impossible events (a misreading), or a stranger asked about
             if len(shown) < show:
                 shown.append(f"{row['id']}: {err}")
             continue
-        asked_read += len(row["questions"])
         for q, gold in zip(questions, row["answers"]):
             ok = q is not None and same(next(answers), gold)
             right += ok

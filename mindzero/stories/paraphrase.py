@@ -69,7 +69,7 @@ ADVERBS = frozenset(
     "secretly privately publicly openly loudly aloud currently afterwards afterward meanwhile first "
     "subsequently thereafter shortly directly simply actually really even gently hastily too likewise "
     "however lastly anyway together herself himself themselves present all both very either always rather "
-    "almost".split()
+    "almost yet".split()
 )
 #: Words that mark a claim as heard by everyone present, or by the listener alone.
 PUBLIC = frozenset("publicly openly aloud loudly everyone everybody all others group room".split())
@@ -1094,6 +1094,8 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
             clause = [w for w in clause if w not in mover and w.lower() != "by"]
             clause = [mover[0] if mover else moved[0], "moved", "the", moved[1], *clause]
         if predicate and (doer := _ellipsis(clause)):  # "..., and then Mila does too", "and so is the onion"
+            if "same" in (w.lower() for w in clause) and len(clauses) > 1:
+                return None  # "Ella does the same (...) and exits": the same as which of the clauses before?
             clause = [*doer, *predicate]
         here = replace(context, subject=subject, obj=obj, mentioned=mentioned - set(subject), holding=holding,
                        room=room, background=background, rooms=rooms)  # fmt: skip
