@@ -888,6 +888,7 @@ def _clauses(tokens: list[str]) -> list[list[str]] | None:
             onward = (
                 k < len(low) and low[k] in _DIRECTIONS and any(w in _DIRECTIONS[:3] + ("in", "inside") for w in low[:i])
             )
+            onward |= k < len(low) and low[k] in ("the", "a", "an") and not _has_verb(low[k:])  # "..., then the den"
             if j < len(low) and low[j] != "that" and (_starts_clause(tokens[j:]) or onward):
                 right = _clauses(tokens[j:])
                 if right is None:
@@ -896,6 +897,12 @@ def _clauses(tokens: list[str]) -> list[list[str]] | None:
                     right[0] = [tokens[i - 1], *right[0]]
                 return [tokens[:i], *right]
     return [tokens]
+
+
+def _gapped(tokens: list[str]) -> bool:
+    """Whether a clause is its verb's objects alone: "(then) the dining room", "the cherry to the box"."""
+    low = [t.lower() for t in tokens if t.lower() not in ADVERBS and t != ","]
+    return bool(low) and low[0] in ("the", "a", "an") and not _has_verb(low)
 
 
 def _subject_end(tokens: list[str], context: Context) -> int:
@@ -1093,6 +1100,12 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
             mover = [clause[k + 1] for k in range(len(clause) - 1) if clause[k].lower() == "by"]
             clause = [w for w in clause if w not in mover and w.lower() != "by"]
             clause = [mover[0] if mover else moved[0], "moved", "the", moved[1], *clause]
+        leaving = [w.lower() for w in clause[:2]]
+        if out and " entered the " in out[-1] and (leaving[:1] == ["leaving"] or leaving == ["having", "left"]):
+            continue  # "enters the den, leaving the hall": entering one room is leaving the other
+        if predicate and _gapped(clause):  # "enters the den, then the hall": the verb before, again
+            verb = predicate[:2] if predicate[1:2] and predicate[1].lower() in _ENTERING else predicate[:1]
+            clause = [*subject[:1], *verb, *clause] if len(subject) == 1 else ["they", *verb, *clause]
         if predicate and (doer := _ellipsis(clause)):  # "..., and then Mila does too", "and so is the onion"
             if "same" in (w.lower() for w in clause) and len(clauses) > 1:
                 return None  # "Ella does the same (...) and exits": the same as which of the clauses before?
