@@ -196,6 +196,7 @@ class StoryText:
     reworded: list[tuple[int, str, str]] = field(default_factory=list)
     about: tuple[str, ...] | None = None  # whom the last sentence in a user's words was about ("She ...")
     predicate: tuple[str, ...] = ()  # what the last sentence said of them ("Mila does the same.")
+    sentences_read: int = 0  # statements read (questions aside), whatever events they made
 
 
 def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
@@ -236,6 +237,7 @@ def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
                     f"story line {lineno}: {what}: {clip(sentence)!r} (the wordings read: docs/stories.md; "
                     "--ignore-unknown skips such lines)"
                 )
+            story.sentences_read += 1
             for event in events:
                 story.events.append(event)
                 story.numbers.append(int(m.group(1)) if m else len(story.events))
