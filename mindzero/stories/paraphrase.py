@@ -241,7 +241,20 @@ def _tokens(text: str) -> list[str]:
         flags=re.I,
     )
     text = _NAMED_GROUP.sub(lambda m: m.group(1) or m.group(2), text)  # "all five of them (A, B and C)"
-    return re.findall(r"[A-Za-z][A-Za-z0-9_-]*(?:'s|')?|[,;:()]", text)
+    tokens = re.findall(r"[A-Za-z][A-Za-z0-9_-]*(?:'s|')?|[,;:()]", text)
+    return [t for t in tokens if not _manner_adverb(t.lower())]
+
+
+@cache
+def _manner_adverb(word: str) -> bool:
+    """An "-ly" word that is only an adverb ("patiently", "happily"): how, not what; dropped. Those
+    that say who heard a claim ("privately", "publicly", "only") are kept."""
+    if not word.endswith("ly") or word in PUBLIC | PRIVATE:
+        return False
+    from lemminflect import getAllLemmas  # noqa: PLC0415
+
+    kinds = set(getAllLemmas(word))
+    return "ADV" in kinds and kinds <= {"ADV", "ADJ"}
 
 
 @cache
@@ -638,7 +651,7 @@ def _read_clause(c: _Clause) -> Reading | None:
     if verb in VERBS["motion"] and (
         one is None or c.ahead() in _MOTION_WORDS + tuple(_PARTICLES) or verb == "go" and c.done()
     ):
-        return _motion(c, agents)
+        return _motion(c, agents, verb)
     if verb in VERBS["place"] and one:
         obj = c.thing()
         if obj is None:
@@ -766,7 +779,11 @@ def _leave(c: _Clause, agent: str) -> Reading | None:
     return ([f"{agent} exited the {room}."], (agent,)) if room and c.done() else None
 
 
-def _motion(c: _Clause, agents: list[str]) -> Reading | None:
+#: Verbs of going that, with no place after them, arrive rather than leave ("came back").
+_ARRIVING = frozenset("come return arrive rejoin join reenter follow get".split())
+
+
+def _motion(c: _Clause, agents: list[str], verb: str = "go") -> Reading | None:
     """ "went into / to / back down into / through to the R" enters R, "came (back) in" the room
     named last; "went out (of the R)", "wandered off" leaves it."""
     j = c.i
@@ -774,8 +791,10 @@ def _motion(c: _Clause, agents: list[str]) -> Reading | None:
         j += 1  # "went back down into the cellar", "went off together into the laundry"
     if j < len(c.t) and c.t[j].lower() in _ENTERING:
         c.i = j
-    if c.peek() == "in" and all(t.lower() in ADVERBS or t == "," for t in c.t[c.i + 1 :]):  # "wandered in"
+    if c.peek() in ("in", "inside") and all(t.lower() in ADVERBS or t == "," for t in c.t[c.i + 1 :]):  # "went in"
         return ([f"{_join(agents)} entered the {c.context.room}."], tuple(agents)) if c.context.room else None
+    if c.done() and verb in _ARRIVING:
+        return None  # "Ann came back.": back where? (refused, not guessed)
     if c.done() or c.accept("out of", "out from", "out", "away from", "away", "off", "from"):
         return _leave(c, agents[0]) if len(agents) == 1 else None
     if c.accept("up in", "on to", "on into", "through into", "through to", "inside of", "in to", *_ENTERING) is None:

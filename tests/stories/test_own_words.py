@@ -107,6 +107,7 @@ def events(text: str) -> list:
         ("Theo climbed back out, and then Ines.", [Exit("Theo", "garage"), Exit("Ines", "garage")]),
         ("Theo leaves (Mara and Ines remain in the garage).", [Exit("Theo", "garage")]),
         ("Theo enters the attic, leaving the garage.", [Enter(("Theo",), "attic")]),
+        ("Theo waited patiently, then went out.", [Stay("Theo", "garage"), Exit("Theo", "garage")]),
         ("Mara moves the wrench to the blue crate, leaving the garage.", LEFT),
         ("Theo goes into the attic, then the cellar.", [Enter(("Theo",), "attic"), Enter(("Theo",), "cellar")]),
         ("Theo sighed, thinking how cold the garage was.", []),
@@ -197,6 +198,7 @@ def test_a_capitalised_thing_is_told_from_a_new_person() -> None:
         "Mara (who then moved the wrench to the blue crate) left the garage.",  # an event in an aside
         "In the attic, Mara moved the wrench to the blue crate.",  # Mara is not in the attic
         "Theo juggled the wrench into the air.",  # a verb not known, with a word of direction
+        "Theo came back.",  # back where? (before: read as leaving)
         "Theo's eye was drawn to the blue crate.",
     ],
 )
