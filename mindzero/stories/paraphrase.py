@@ -178,6 +178,7 @@ _FILLER = re.compile(
     r"|,?\s*\b(?:alone now|now alone|on (?:his|her|their) own|by (?:himself|herself|themselves)|quite still|"
     r"still as a statue|motionless|in plain view of (?:them all|everyone)|for (?:his|her) ears only|at all)\b"
     r"|,\s*(?:alone|on (?:his|her) own) in the [\w ]+?,|,\s*changing (?:his|her|their) minds?,"
+    r"|,\s*(?:wherever|whatever|whoever) [^,;.]*,"
     r"|,?\s*\bwithout (?:any )?(?:movement|movements|a word|\w+ing)\b{rest}".format(
         rest=r"(?:(?!\b(?:and|then|before|after|but|while|once|so)\b)[^,;.()])*"  # up to the next clause
     ),
@@ -349,6 +350,8 @@ class _Clause:
             return list(subject)
         if group := self._group():
             return group
+        if self.peek() == "only" and self.i + 1 < len(self.t) and _is_name(self.t[self.i + 1], self.context.agents):
+            self.i += 1  # "so only Charlotte remains"
         out: list[str] = []
         while self.i < len(self.t) and _is_name(self.t[self.i], self.context.agents):
             out.append(self.t[self.i])
@@ -437,6 +440,9 @@ class _Clause:
                 break
             words.append(word if word.isupper() else low)  # "TV room" -> TV_room, as Hi-ToM writes it
             self.i += 1
+        if words in (["pair"], ["bunch"], ["couple"], ["set"], ["handful"], ["piece"]) and self.peek() == "of":
+            self.i += 1  # "a pair of gloves": the gloves
+            return self.thing()
         if not words:
             return None
         return _one_name(([owner] if owner else []) + words)
@@ -895,7 +901,7 @@ def _clauses(tokens: list[str]) -> list[list[str]] | None:
                 return None
             return right + left if word == "after" else left + right
     for i, word in enumerate(low):
-        if word in _SEPARATORS and i > 0 and _complete(low[:i]):
+        if word in _SEPARATORS and i > 0 and (_complete(low[:i]) or _subject_and_verb(low[i + 1 :])):
             j = i + 1
             while j < len(low) and low[j] in _JOINERS:
                 j += 1
@@ -998,6 +1004,12 @@ def _relative_first(tokens: list[str]) -> list[str]:
     return tokens
 
 
+def _subject_and_verb(words: list[str]) -> bool:
+    """Whether words plainly start a clause of their own: "(then) he / she / they leaves ..."."""
+    rest = [w for w in words if w not in ADVERBS and w not in ("and", ",")]
+    return len(rest) >= 2 and rest[0] in ("he", "she", "they") and bool(_forms().get(rest[1]))
+
+
 def _has_verb(words: list[str]) -> bool:
     """A verb we know, or one we do not in a motion frame ("climbs (back) out")."""
     return any(_forms().get(w) for w in words) or any(_unknown_verb_at(words, j) for j in range(len(words)))
@@ -1007,7 +1019,7 @@ def _starts_clause(tokens: list[str]) -> bool:
     """Whether tokens start a clause: a verb, or a subject (names, pronoun, "the O", "there") and a verb."""
     low = [t.lower() for t in tokens]
     i = 0
-    while i < len(low) and (low[i] in ADVERBS or low[i] == ","):
+    while i < len(low) and (low[i] in ADVERBS and low[i] not in _SUBJECT_STARTS or low[i] == ","):
         i += 1
     if i < len(low) and _forms().get(low[i]) and _forms()[low[i]] != "be":
         return True
@@ -1058,6 +1070,19 @@ def _no_event(clause: list[str], context: Context) -> bool:
 _MOVING_WORDS = frozenset("into onto to out off away inside in back towards toward from".split())
 #: Nouns and adjectives of liking and feeling ("a liking for", "fond of", "caught sight of").
 _FEELING_WORDS = frozenset("liking fancy fond love fan sight eye thought glad happy sad bored tired cold warm".split())
+
+
+def _where_already(clause: list[str], context: Context) -> bool:
+    """Whether a clause is no more than where its subject (its own, else the one before) already is:
+    "(a minute) in the front yard", or a verb we do not know there ("Jack chills in the front yard"):
+    no event."""
+    c = _Clause(clause, context)
+    subject = c.names() or list(context.subject)
+    low = [t.lower() for t in clause[c.i :] if t.lower() not in ADVERBS and t != ","]
+    if low[:1] and low[0] not in ("in", "at") and not _forms().get(low[0]) and low[0].isalpha():
+        low = low[1:]  # the verb we do not know
+    room = context.rooms.get(subject[0]) if len(subject) == 1 else None
+    return bool(room) and low[:2] in (["in", "the"], ["at", "the"]) and "_".join(low[2:]).lower() == room.lower()
 
 
 def _tells_event(aside: list[str]) -> bool:
@@ -1136,8 +1161,9 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
         if read is None and subject:  # no subject of its own: the one before ("... and put it in the box")
             c = _Clause([*subject[:1], *clause] if len(subject) == 1 else ["they", *clause], replace(here))
             read = _read_clause(c)
-        if read is None and _no_event(clause, here):  # "It looked better there, she thought."
-            c, read = _Clause(clause, replace(here)), ([], ())
+        if read is None and (_no_event(clause, here) or _where_already(clause, here)):
+            c = _Clause(clause, replace(here))  # "It looked better there, she thought.": no event
+            read = [], tuple(c.names() or ())
         if read is None:
             return None
         out += read[0]

@@ -157,6 +157,8 @@ def test_coming_in_and_all_of_them_refer_back() -> None:
         "Ann and Bob entered the den. Ann left. Bob left. Ann wandered back in. All of them went into the hall."
     )
     assert story.events[3:] == [Enter(("Ann",), "den"), Enter(("Ann", "Bob"), "hall")]
+    story = read_story("Ann and Bob entered the den. Ann and Bob enter the attic; both of them then enter the hall.")
+    assert story.events[1:] == [Enter(("Ann", "Bob"), "attic"), Enter(("Ann", "Bob"), "hall")]
 
 
 def test_rooms_follow_the_clauses_of_one_sentence() -> None:
