@@ -622,9 +622,11 @@ def _read_clause(c: _Clause) -> Reading | None:
                 return [], who  # "..., makes no movements, and leaves"
             c.accept("and")
             c.verb()
-        room = _here(c, one) if one else None
+        room = _here(c, agents[0])
         if room is None or not c.done():
             return None
+        if one is None:  # "Mara and Ines remain": where they already are, no event; anything else refused
+            return ([], who) if all(c.context.rooms.get(a) == room for a in agents) else None
         if c.context.rooms.get(one) != room:
             return [f"{one} is in the {room}."], who  # "Lucas is hanging out in the den": he is there now
         return [f"{one} made no movements and stayed in the {room} for 1 minute."], who

@@ -108,6 +108,9 @@ def events(text: str) -> list:
         ("Theo leaves (Mara and Ines remain in the garage).", [Exit("Theo", "garage")]),
         ("Theo enters the attic, leaving the garage.", [Enter(("Theo",), "attic")]),
         ("Theo waited patiently, then went out.", [Stay("Theo", "garage"), Exit("Theo", "garage")]),
+        ("Theo just chills in the garage for a minute, then he leaves.", [Exit("Theo", "garage")]),
+        ("Theo, wherever he's got to, loses a pair of gloves.", [Distractor("Theo", "lost his", "gloves")]),
+        ("Theo leaves the garage, so only Mara and Ines remain.", [Exit("Theo", "garage")]),
         ("Mara moves the wrench to the blue crate, leaving the garage.", LEFT),
         ("Theo goes into the attic, then the cellar.", [Enter(("Theo",), "attic"), Enter(("Theo",), "cellar")]),
         ("Theo sighed, thinking how cold the garage was.", []),
@@ -201,6 +204,7 @@ def test_a_capitalised_thing_is_told_from_a_new_person() -> None:
         "In the attic, Mara moved the wrench to the blue crate.",  # Mara is not in the attic
         "Theo juggled the wrench into the air.",  # a verb not known, with a word of direction
         "Theo came back.",  # back where? (before: read as leaving)
+        "Theo dances in the attic.",  # a verb not known, somewhere he is not
         "Theo's eye was drawn to the blue crate.",
     ],
 )
