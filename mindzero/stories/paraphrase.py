@@ -964,7 +964,7 @@ _DO = ("do", "does", "did")
 _BE = ("is", "are", "was", "were")
 _BACKGROUND = "__background__"
 #: Lower-case words a clause's subject may start with.
-_SUBJECT_STARTS = frozenset("he she they there the it a an all both everyone everybody each".split())
+_SUBJECT_STARTS = frozenset("he she they there the it a an all both everyone everybody each only".split())
 _JOINERS = frozenset("and then , after which afterwards who thereafter subsequently finally whereupon where".split())
 #: A clause that starts here goes on with the move before: "moved it to the box and then to the bag".
 _DIRECTIONS = ("to", "into", "onto", "back")
