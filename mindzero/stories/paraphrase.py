@@ -964,7 +964,7 @@ _DO = ("do", "does", "did")
 _BE = ("is", "are", "was", "were")
 _BACKGROUND = "__background__"
 #: Lower-case words a clause's subject may start with.
-_SUBJECT_STARTS = frozenset("he she they there the it a an all both everyone everybody each only".split())
+_SUBJECT_STARTS = frozenset("he she they there the it a an all both everyone everybody each".split())
 _JOINERS = frozenset("and then , after which afterwards who thereafter subsequently finally whereupon where".split())
 #: A clause that starts here goes on with the move before: "moved it to the box and then to the bag".
 _DIRECTIONS = ("to", "into", "onto", "back")
@@ -1033,6 +1033,11 @@ def _starts_clause(tokens: list[str]) -> bool:
         and low[i + 1] in ("does", "did", "do", "is", "was", "are", "were")
     ):
         return True  # "and so does Mila"
+    if low[i : i + 1] == ["only"]:  # "so only Mara and Ines remain", not "tells Ella, and only Ella, that ..."
+        k = i + 1
+        while k < len(low) and (tokens[k][:1].isupper() or low[k] == "and"):
+            k += 1
+        return k < len(low) and bool(_forms().get(low[k]))
     subject = low[i : i + 1] and (low[i] in _SUBJECT_STARTS or low[i] in _NUMBERS or tokens[i][:1].isupper())
     for j in range(i + 1, min(i + 7, len(low))):
         if _forms().get(low[j]) or low[j] in ("does", "did", "had", "has") or _unknown_verb_at(low, j):
