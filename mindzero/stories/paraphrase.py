@@ -690,23 +690,8 @@ _DISTRACTORS = {
     "hates the": "hate",
     "lost his": "lose",
 }
-_MOTION_WORDS = (
-    "on",
-    "onto",
-    "into",
-    "in",
-    "to",
-    "inside",
-    "back",
-    "over",
-    "out",
-    "off",
-    "away",
-    "through",
-    "towards",
-    "toward",
-    "from",
-)
+#: Words after a verb of going or placing that make it going (not placing): "moved to the hall".
+_MOTION_WORDS = tuple("on onto into in to inside back over out off away through towards toward from".split())
 
 
 #: Colours name Hi-ToM's containers ("the red bucket"), never its rooms.
@@ -819,18 +804,7 @@ _ENTERING = ("onto", "into", "inside", "in", "to", "towards", "toward", "through
 
 #: Claim verbs that are public by themselves ("announced", "claimed"); "said" / "told" need a listener
 #: or a word saying who heard it.
-_PUBLIC_VERBS = (
-    "claim",
-    "announce",
-    "declare",
-    "proclaim",
-    "shout",
-    "yell",
-    "broadcast",
-    "exclaim",
-    "insist",
-    "assert",
-)
+_PUBLIC_VERBS = tuple("claim announce declare proclaim shout yell broadcast exclaim insist assert".split())
 
 
 def _claim(c: _Clause, speaker: str, verb: str) -> Reading | None:
