@@ -84,7 +84,7 @@ FUNCTION_WORDS = frozenset(
     "subsequently suddenly shortly thereafter also still just again meanwhile having according some "
     "all everyone everybody nobody someone somebody one another both each either neither had has have did does "
     "do will would can could should may might must inside onto within towards toward outside behind under "
-    "beside near over".split()
+    "beside near over during".split()
 )
 _DETERMINERS = frozenset("the a an some his her their its one this that".split())
 #: Verbs that look into or at a place without going there ("peeks into the box").
@@ -100,7 +100,7 @@ _PARTICLES = frozenset("out up off away down over aside around about along".spli
 _STATE_WORDS = frozenset("located situated kept stored placed hidden found sitting lying resting now".split())
 _PREP_IN = ("inside of", "in to", "into", "inside", "onto", "within", "in", "on", "to")
 _TIME = re.compile(
-    r"\b(?:(?:for|after|within|in|about) )?(?:a|one|1|two|2|three|3|a few|several|some|another|a couple of)"
+    r"\b(?:(?:for|after|within|in|about|during) )?(?:a|one|1|two|2|three|3|a few|several|some|another|a couple of)"
     r" (?:more )?(?:minute|minutes|min|moment|moments|while|second|seconds|bit)(?: later| or so| afterwards)?\b"
     r"|\b(?:at|by|around|about) (?:around |about )?(?:this|that|the same) (?:time|moment|point)\b"
     r"|\bat the end\b|\bafter that\b|\bafter this\b"
@@ -191,10 +191,10 @@ _IS = re.compile(
 )
 
 
+_NAMES_LIST = r"([A-Z][a-z]*(?:, [A-Z][a-z]*)*,? (?:and|&) [A-Z][a-z]*)"
 _NAMED_GROUP = re.compile(
-    r"\b(?:(?:all|the|both|every one|everyone|everybody)\s*)?(?:\w+ ?)?(?:of them ?)?"
-    r"(?:\(([A-Z][a-z]*(?:, [A-Z][a-z]*)*,? (?:and|&) [A-Z][a-z]*)\)"  # "all five of them (A, B and C)"
-    r"|, ([A-Z][a-z]*(?:, [A-Z][a-z]*)*,? (?:and|&) [A-Z][a-z]*),)",  # "All five, A, B and C, went"
+    rf"\b(?:(?:all|the|both|every one|everyone|everybody)\s*)?(?:\w+ ?)?(?:of them ?)?\({_NAMES_LIST}\)"  # (A, B and C)
+    rf"|\b(?:all|both|the)(?: \w+)?(?: of them)?, {_NAMES_LIST},",  # "All five, A, B and C, went"
     re.IGNORECASE,
 )
 
@@ -221,6 +221,34 @@ def _unquote(text: str) -> str:
     return f"{who} that {m.group('said')}"
 
 
+_GO = r"(?:go|goes|went|come|comes|came|enter|enters|entered|run|runs|ran|walk|walks|walked|skip|skips|march|marches)"
+_WHERE = (
+    r"(?:(?:back |down |up )?(?:out of|into|in|inside) the [a-z][\w ]*?|(?:back |down |up )?(?:out|in|off|away|inside))"
+)
+_WHO = r"(?:[A-Z][a-z]+(?:(?:,| and|, and) [A-Z][a-z]+)*|he|she|they(?: all)?)"
+#: Inverted word order, as picture books and second-language writers put it: "Out goes Owen.", "In go
+#: Lucas and Noah.", "Into the den they go.", "Now go A, B and C into the hall.", "In the den enter A and B."
+_PRE = r"^(?P<pre>(?:(?:and|then|now|later|next|so),? )*)"
+_INVERTED = tuple(
+    (re.compile(_PRE + pattern + r"\b", re.I), order)
+    for pattern, order in (
+        (rf"(?P<where>{_WHERE}) (?P<verb>{_GO}) (?P<who>{_WHO})", "{pre}{who} {verb} {where}"),  # "Out goes Owen."
+        (rf"(?P<where>{_WHERE}) (?P<who>{_WHO}) (?P<verb>{_GO})", "{pre}{who} {verb} {where}"),  # "In they go."
+        (rf"(?P<verb>{_GO}) (?P<who>{_WHO})", "{pre}{who} {verb}"),  # "Now go A and B into the hall."
+    )
+)
+
+
+def _uninvert(text: str) -> str:
+    """Subject first: "Out goes Owen." is "Owen goes out."."""
+    for pattern, order in _INVERTED:
+        if (m := pattern.match(text)) and (
+            m["who"][:1].isupper() or m["who"].lower().startswith(("he", "she", "they"))
+        ):
+            return order.format(**{k: v or "" for k, v in m.groupdict().items()}) + text[m.end() :]
+    return text
+
+
 def _tokens(text: str) -> list[str]:
     text = _unquote(text.replace("’", "'").replace("‘", "'"))
     text = re.sub(r"^\s*(?:[-*•]|\d+[.)]|\(\d+\))\s+", "", text)  # a list item's marker
@@ -230,6 +258,11 @@ def _tokens(text: str) -> list[str]:
         text = pattern.sub(repl, text)
     text = _FILLER.sub(" ", _TIME.sub(" ", text))
     text = re.sub(r"^\s*(?:and|then|but|so),?\s+", "", text, flags=re.I)  # a sentence cut after "and"
+    text = _uninvert(text.strip())
+    text = re.sub(
+        r"\b(?:make|makes|made|making) the exit (?:of|from)\b", "exits", text, flags=re.I
+    )  # "makes the exit of"
+    text = re.sub(r"\bwithout to \w+", " ", text, flags=re.I)  # "without to move"
     text = re.sub(r"\b(off|out|away) (he|she|they|[A-Z][a-z]+) (goes|go|went)\b", r"\2 \3 \1", text)  # "off he goes"
     text = re.sub(
         r"\b(made|makes|make|making) (?:his|her|their|its) way\b", r"\1", text, flags=re.I
@@ -780,8 +813,8 @@ def _motion(c: _Clause, agents: list[str], verb: str = "go") -> Reading | None:
     """ "went into / to / back down into / through to the R" enters R, "came (back) in" the room
     named last; "went out (of the R)", "wandered off" leaves it."""
     j = c.i
-    while j < len(c.t) and (c.t[j].lower() in _PARTICLES or c.t[j].lower() in ADVERBS):
-        j += 1  # "went back down into the cellar", "went off together into the laundry"
+    while j < len(c.t) and (c.t[j].lower() in _PARTICLES | ADVERBS or c.t[j].lower() in _NUMBERS):
+        j += 1  # "went back down into the cellar", "went off together into the laundry", "go all five into"
     if j < len(c.t) and c.t[j].lower() in _ENTERING:
         c.i = j
     if c.peek() in ("in", "inside") and all(t.lower() in ADVERBS or t == "," for t in c.t[c.i + 1 :]):  # "went in"
@@ -872,6 +905,8 @@ def _clauses(tokens: list[str]) -> list[list[str]] | None:
             and _starts_clause(tokens[i + 1 :])
             and _has_verb(low[:i])
         ):
+            if word == "after" and low[i - 1] in ("and", "then", ",") and "had" not in low[i + 1 : i + 5]:
+                return None  # ", after she leaves": afterwards (as second-language writers say) or before? not guessed
             left, right = _clauses(tokens[:i]), _clauses(tokens[i + 1 :])
             if left is None or right is None:
                 return None
@@ -999,6 +1034,8 @@ def _starts_clause(tokens: list[str]) -> bool:
         i += 1
     if i < len(low) and _forms().get(low[i]) and _forms()[low[i]] != "be":
         return True
+    if low[i : i + 1] and low[i] in ("has", "have", "had") and i + 1 < len(low) and _forms().get(low[i + 1]):
+        return True  # "... and has left the hall"
     if i < len(low) and _unknown_verb_at(low, i):
         return True  # "climbs out": a verb we do not know, in a motion frame
     if (
@@ -1048,7 +1085,10 @@ def _no_event(clause: list[str], context: Context) -> bool:
 
 
 #: Words of direction: a clause with one may move someone, so it is never read as no event.
-_MOVING_WORDS = frozenset("into onto to out off away inside in back towards toward from".split())
+_MOVING_WORDS = frozenset(
+    "into onto to out off away inside in back towards toward from under behind beneath below above beside "
+    "across along through over".split()
+)
 #: Nouns and adjectives of liking and feeling ("a liking for", "fond of", "caught sight of").
 _FEELING_WORDS = frozenset("liking fancy fond love fan sight eye thought glad happy sad bored tired cold warm".split())
 
@@ -1064,6 +1104,22 @@ def _where_already(clause: list[str], context: Context) -> bool:
         low = low[1:]  # the verb we do not know
     room = context.rooms.get(subject[0]) if len(subject) == 1 else None
     return bool(room) and low[:2] in (["in", "the"], ["at", "the"]) and "_".join(low[2:]).lower() == room.lower()
+
+
+def _says_nothing(tokens: list[str], context: Context) -> bool:
+    """Whether a sentence names no one and nothing of the story and no way of going: an exclamation
+    or a sound ("Squeak, squeak!", "Plop!"). A known person, a pronoun or group word, a place, an
+    object, a capitalised word after the first, a verb of going or placing or a word of direction
+    each make it something to read."""
+    low = [t.lower() for t in tokens if t not in (",", ";", ":", "(", ")")]
+    named = {w.lower() for p in context.places | context.objects for w in p.split("_")}
+    if any(t in context.agents or (k > 0 and t[:1].isupper()) for k, t in enumerate(tokens)):
+        return False
+    people = {"he", "she", "they", "him", "her", "them", "everyone", "everybody", "all", "both", "it"}
+    lemmas = {_forms().get(w) for w in low}
+    return len(low) <= 6 and not (
+        set(low) & (people | _MOVING_WORDS | named) or lemmas & (_EVENT_VERBS | set(VERBS["claim"]))
+    )
 
 
 def _tells_event(aside: list[str]) -> bool:
@@ -1108,6 +1164,8 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
         tokens = tokens[low.index(",") + 1 :]
     if not tokens:
         return None
+    if _says_nothing(tokens, context):
+        return []  # "Tick, tock.", "Oh no!", "The end!": about no one and nothing of the story
     clauses = _clauses(_relative_first(tokens))
     if clauses is None:
         return None
@@ -1134,6 +1192,8 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
         if predicate and (doer := _ellipsis(clause)):  # "..., and then Mila does too", "and so is the onion"
             if "same" in (w.lower() for w in clause) and len(clauses) > 1:
                 return None  # "Ella does the same (...) and exits": the same as which of the clauses before?
+            if clause == doer and len(clauses) == 1 and not set(doer) <= context.agents:
+                return None  # "Plop!": a word alone, of no one known, says nothing again
             clause = [*doer, *predicate]
         here = replace(context, subject=subject, obj=obj, mentioned=mentioned - set(subject), holding=holding,
                        room=room, background=background, rooms=rooms)  # fmt: skip

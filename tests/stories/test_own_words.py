@@ -115,6 +115,15 @@ def events(text: str) -> list:
         ("Theo goes into the attic, then the cellar.", [Enter(("Theo",), "attic"), Enter(("Theo",), "cellar")]),
         ("Theo sighed, thinking how cold the garage was.", []),
         ("Theo found that he rather liked the red toolbox.", []),
+        # a picture book's and a second-language writer's word order
+        ("Out goes Theo!", [Exit("Theo", "garage")]),
+        ("Into the attic go Mara and Ines.", [Enter(("Mara", "Ines"), "attic")]),
+        ("Theo waits. Then out he goes.", [Stay("Theo", "garage"), Exit("Theo", "garage")]),
+        ("Now go Mara, Theo and Ines all three into the attic.", [Enter(("Mara", "Theo", "Ines"), "attic")]),
+        ("Theo makes the exit of the garage.", [Exit("Theo", "garage")]),
+        ("Mara has put the wrench in the blue crate and has left the garage.", LEFT),
+        ("Theo stays one minute in the garage without to move.", [Stay("Theo", "garage")]),
+        ("Tick, tock. Squeak, squeak!", []),
         # misspellings of the reader's words and of the story's own names
         ("Mara puts the wrench in the blue crate and exitt.", LEFT),
         ("Mara puts the wrench in the blue crate and leves.", None),  # "leaves" or "loves": not guessed
@@ -205,6 +214,9 @@ def test_a_capitalised_thing_is_told_from_a_new_person() -> None:
         "Theo juggled the wrench into the air.",  # a verb not known, with a word of direction
         "Theo came back.",  # back where? (before: read as leaving)
         "Theo dances in the attic.",  # a verb not known, somewhere he is not
+        "Mara moves the wrench to the blue crate, after she leaves the garage.",  # afterwards, or before?
+        "Plop!",  # a word alone, of no one known (it was read as "Plop moved the wrench ...")
+        "The wrench rolls under the bench.",
         "Theo's eye was drawn to the blue crate.",
     ],
 )
