@@ -197,6 +197,7 @@ class StoryText:
     about: tuple[str, ...] | None = None  # whom the last sentence in a user's words was about ("She ...")
     predicate: tuple[str, ...] = ()  # what the last sentence said of them ("Mila does the same.")
     sentences_read: int = 0  # statements read (questions aside), whatever events they made
+    holding: tuple[str, str] | None = None  # (who, what) a sentence took and the next must put somewhere
 
 
 def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
@@ -241,6 +242,8 @@ def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
             for event in events:
                 story.events.append(event)
                 story.numbers.append(int(m.group(1)) if m else len(story.events))
+    if story.holding is not None:
+        raise UserError(f"the {story.holding[1]} {story.holding[0]} took is put nowhere (the story ends)")
     if not story.events:
         raise UserError("story has no sentences")
     return story
@@ -250,14 +253,14 @@ def _read(sentence: str, lineno: int, story: StoryText) -> list[Event] | None:
     """The events of a sentence: a template, else the templates it means in a user's words
     (:func:`~mindzero.stories.paraphrase.read_sentence`, noted in ``story.reworded``)."""
     read = parse_line(sentence)
-    if read is not None:  # a template sentence: no context needed (Hi-ToM's stories are all such)
+    if read is not None and story.holding is None:  # a template sentence: no context needed (Hi-ToM's)
         story.about, story.predicate = None, ()
         return [read]
     context = story_context(story)
     meant = read_sentence(sentence, context)
-    if meant is None:
-        return None
-    story.about, story.predicate = context.subject, context.predicate
+    if meant is None or (story.holding is not None and context.holding == story.holding):
+        return None  # "Ann took the pear." then anything but putting it somewhere: not readable
+    story.about, story.predicate, story.holding = context.subject, context.predicate, context.holding
     events = [parse_line(m) for m in meant]
     if any(e is None for e in events):
         return None
@@ -279,6 +282,7 @@ def story_context(story: StoryText) -> Context:
         containers=frozenset(e.container for e in story.events if hasattr(e, "container")),
         objects=frozenset(e.obj for e in story.events if hasattr(e, "obj")),
         predicate=story.predicate,
+        holding=story.holding,
         group=next((e.agents for e in reversed(story.events) if len(getattr(e, "agents", ())) > 1), ()),
     )  # fmt: skip
 

@@ -101,7 +101,8 @@ _STATE_WORDS = frozenset("located situated kept stored placed hidden found sitti
 _PREP_IN = ("inside of", "in to", "into", "inside", "onto", "within", "in", "on", "to")
 _TIME = re.compile(
     r"\b(?:(?:for|after|within|in|about|during) )?(?:a|one|1|two|2|three|3|a few|several|some|another|a couple of)"
-    r" (?:more )?(?:minute|minutes|min|moment|moments|while|second|seconds|bit)(?: later| or so| afterwards)?\b"
+    r" (?:more |whole |full |entire )?(?:minute|minutes|min|moment|moments|while|second|seconds|bit)"
+    r"(?: later| or so| afterwards)?\b|\bat the (?:very )?same (?:moment|time)\b"
     r"|\b(?:at|by|around|about) (?:around |about )?(?:this|that|the same) (?:time|moment|point)\b"
     r"|\bat the end\b|\bafter that\b|\bafter this\b"
     r"|\bshortly (?:after|afterwards)\b|\bsoon after(?:wards)?\b|\bright after\b|\bafter a bit\b|\bmoments? later\b"
@@ -151,7 +152,7 @@ class Context:
     containers: frozenset[str] = frozenset()  # the containers among them
     objects: frozenset[str] = frozenset()  # the objects named so far
     mentioned: frozenset[str] = frozenset()  # others the sentence names: whom "him" / "her" means
-    holding: str | None = None  # an object taken ("took the pear out") and not yet put anywhere
+    holding: tuple[str, str] | None = None  # (who, what) was taken ("took the pear out") and not yet put anywhere
     room: str | None = None  # the room named last: what "entered it" enters
     background: bool = False  # "after Ann had left, ...": a state that may already hold, then no event
     predicate: tuple[str, ...] = ()  # what the last clause said of its subject: "Mila does too" says it again
@@ -176,7 +177,7 @@ _FILLER = re.compile(
     r"|,\s*(?:now )?the (?:last|only) one(?: left| remaining| there)?\s*,"
     r"|,\s*(?:thinking|wondering|hoping|feeling|musing|humming|sighing|smiling|yawning)\b{rest}"
     r"|,?\s*\b(?:alone now|now alone|on (?:his|her|their) own|by (?:himself|herself|themselves)|quite still|"
-    r"still as a statue|motionless|in plain view of (?:them all|everyone)|for (?:his|her) ears only|at all)\b"
+    r"still as an? \w+|motionless|in plain view of (?:them all|everyone)|for (?:his|her) ears only|at all)\b"
     r"|,\s*(?:alone|on (?:his|her) own) in the [\w ]+?,|,\s*changing (?:his|her|their) minds?,"
     r"|,\s*(?:wherever|whatever|whoever) [^,;.]*,"
     r"|,?\s*\bwithout (?:any )?(?:movement|movements|a word|\w+ing)\b{rest}".format(
@@ -221,16 +222,17 @@ def _unquote(text: str) -> str:
     return f"{who} that {m.group('said')}"
 
 
-_GO = r"(?:go|goes|went|come|comes|came|enter|enters|entered|run|runs|ran|walk|walks|walked|skip|skips|march|marches)"
+_GO = r"(?i:go|goes|went|come|comes|came|enter|enters|entered|run|runs|ran|walk|walks|walked|skip|skips|march)"
 _WHERE = (
-    r"(?:(?:back |down |up )?(?:out of|into|in|inside) the [a-z][\w ]*?|(?:back |down |up )?(?:out|in|off|away|inside))"
+    r"(?i:(?:back |down |up )?(?:out of|into|in|inside) the [a-z][\w ]*?"
+    r"|(?:back |down |up )?(?:out|in|off|away|inside))"
 )
-_WHO = r"(?:[A-Z][a-z]+(?:(?:,| and|, and) [A-Z][a-z]+)*|he|she|they(?: all)?)"
+_WHO = r"(?:[A-Z][a-z]+(?:(?:,| and|, and) [A-Z][a-z]+)*|he|she|they(?: all)?|the [a-z]+(?: [a-z]+)?(?=[.!,]|$))"
 #: Inverted word order, as picture books and second-language writers put it: "Out goes Owen.", "In go
 #: Lucas and Noah.", "Into the den they go.", "Now go A, B and C into the hall.", "In the den enter A and B."
-_PRE = r"^(?P<pre>(?:(?:and|then|now|later|next|so),? )*)"
+_PRE = r"^(?P<pre>(?i:(?:(?:and|then|now|later|next|so),? )*))"
 _INVERTED = tuple(
-    (re.compile(_PRE + pattern + r"\b", re.I), order)
+    (re.compile(_PRE + pattern + r"\b"), order)
     for pattern, order in (
         (rf"(?P<where>{_WHERE}) (?P<verb>{_GO}) (?P<who>{_WHO})", "{pre}{who} {verb} {where}"),  # "Out goes Owen."
         (rf"(?P<where>{_WHERE}) (?P<who>{_WHO}) (?P<verb>{_GO})", "{pre}{who} {verb} {where}"),  # "In they go."
@@ -243,7 +245,7 @@ def _uninvert(text: str) -> str:
     """Subject first: "Out goes Owen." is "Owen goes out."."""
     for pattern, order in _INVERTED:
         if (m := pattern.match(text)) and (
-            m["who"][:1].isupper() or m["who"].lower().startswith(("he", "she", "they"))
+            m["who"][:1].isupper() or m["who"].lower().startswith(("he", "she", "they", "the "))
         ):
             return order.format(**{k: v or "" for k, v in m.groupdict().items()}) + text[m.end() :]
     return text
@@ -685,7 +687,7 @@ def _read_clause(c: _Clause) -> Reading | None:
         c.accept("out", "up")
         if c.accept("of", "from", "off") and _place(c) is None:  # "(out) of / from the C"
             return None
-        c.context.holding = obj
+        c.context.holding = (one, obj)
         return ([], who) if c.done() else None  # the move is the "put" that follows
     if verb == "follow" and c.names() is None:  # "follows her into the study"
         return None
@@ -779,6 +781,14 @@ def _thing_clause(c: _Clause) -> Reading | None:
     if obj is None:
         return None
     c.accept("had", "has", "have")  # "had been placed in"
+    held = c.context.holding
+    if held and held[1] == obj and _forms().get(c.peek()) in VERBS["motion"]:  # "Into the box goes the pear."
+        c.i += 1
+        container = _where_to(c)
+        if container is None or not c.done():
+            return None
+        c.context.holding = None
+        return [f"{held[0]} moved the {obj} to the {container}."], (held[0],)
     if not (_forms().get(c.peek()) in ("be", "stay") or c.peek() in ("sits", "sat", "lies", "lay", "rests")):
         return None
     c.i += 1
@@ -857,7 +867,11 @@ def _claim(c: _Clause, speaker: str, verb: str) -> Reading | None:
     if end is None:
         return None
     heard = {w for w in low[c.i : end]} | {verb}
-    listeners = [t for t in c.t[c.i : end] if _is_name(t, c.context.agents) and t != speaker]
+    listeners = [
+        t.removesuffix("'s")
+        for t in c.t[c.i : end]
+        if _is_name(t, c.context.agents) and t.removesuffix("'s") != speaker
+    ]  # "whispers in Owen's ear"
     if not listeners and (heard & {"him", "her"} or heard & PRIVATE) and len(c.context.mentioned) == 1:
         listeners = list(c.context.mentioned)  # "turned to Owen and whispered that ..."
     c.i = end
@@ -905,7 +919,10 @@ def _clauses(tokens: list[str]) -> list[list[str]] | None:
             and _starts_clause(tokens[i + 1 :])
             and _has_verb(low[:i])
         ):
-            if word == "after" and low[i - 1] in ("and", "then", ",") and "had" not in low[i + 1 : i + 5]:
+            if word == "after" and low[i - 1] in ("and", "then"):  # "..., and after she leaves": afterwards
+                left, right = _clauses(tokens[: i - 1]), _clauses(tokens[i + 1 :])
+                return None if left is None or right is None else left + right
+            if word == "after" and low[i - 1] in (",", ";") and "had" not in low[i + 1 : i + 5]:
                 return None  # ", after she leaves": afterwards (as second-language writers say) or before? not guessed
             left, right = _clauses(tokens[:i]), _clauses(tokens[i + 1 :])
             if left is None or right is None:
@@ -1053,9 +1070,12 @@ def _starts_clause(tokens: list[str]) -> bool:
     for j in range(i + 1, min(i + 7, len(low))):
         if _forms().get(low[j]) or low[j] in ("does", "did", "had", "has") or _unknown_verb_at(low, j):
             return bool(subject)
-    return bool(subject) and all(
-        t[:1].isupper() or t.lower() in ("and", ",") or t.lower() in ADVERBS for t in tokens[i:]
-    )
+    rest = tokens[i:]
+    return (
+        bool(subject)
+        and any(t[:1].isupper() for t in rest)
+        and all(t[:1].isupper() or t.lower() in ("and", ",") or t.lower() in ADVERBS for t in rest)
+    )  # "..., and then Mila"
 
 
 def _unknown_verb_at(low: list[str], j: int) -> bool:
@@ -1148,6 +1168,8 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
             return None
         tokens = tokens[:i] + tokens[j + 1 :]
     tokens = [t for t in tokens if t != ")"]
+    if not [t for t in tokens if t not in (",", ";", ":")]:
+        return []  # "Oh no!": nothing but an interjection
     low = [t.lower() for t in tokens]
     subject = context.subject
     if ":" in low and not any(_forms().get(w) in _EVENT_VERBS for w in low[: low.index(":")]):
@@ -1171,7 +1193,8 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
         return None
     mentioned = frozenset(t for t in tokens if _is_name(t, context.agents) and t in context.agents)
     out: list[str] = []
-    obj, holding, room, moved, predicate = context.obj, None, context.room, None, list(context.predicate)
+    obj, holding, room, moved = context.obj, context.holding, context.room, None
+    predicate = list(context.predicate)
     rooms = dict(context.rooms)  # as the sentence's clauses move people
     for clause in clauses:
         background = bool(clause) and clause[0] == _BACKGROUND
@@ -1224,9 +1247,8 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
                         rooms[agent] = room
     if where is not None and any(rooms.get(a) != where for a in subject):
         return None  # "In the hallway, Ella ...": Ella is not in the hallway
-    if holding is not None:
-        return None  # "Ann took the pear out." and put it nowhere: no template says so
     context.subject, context.obj, context.room, context.predicate = subject, obj, room, tuple(predicate)
+    context.holding = holding  # a thing taken and not put: the next sentence must put it (read_story)
     return out
 
 
