@@ -124,6 +124,7 @@ def events(text: str) -> list:
         ("Mara has put the wrench in the blue crate and has left the garage.", LEFT),
         ("Theo stays one minute in the garage without to move.", [Stay("Theo", "garage")]),
         ("Tick, tock. Squeak, squeak!", []),
+        ("Mara moves the wrench to the blue crate, and after she leaves the garage.", LEFT),
         # misspellings of the reader's words and of the story's own names
         ("Mara puts the wrench in the blue crate and exitt.", LEFT),
         ("Mara puts the wrench in the blue crate and leves.", None),  # "leaves" or "loves": not guessed
