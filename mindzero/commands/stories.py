@@ -33,7 +33,7 @@ from mindzero.pbm.model import READOUTS, ProcessBeliefModel, read_pbm_config, st
 from mindzero.report.plots import plot_scaling
 from mindzero.report.tables import format_table, step_accuracy_table
 from mindzero.stories.ask import ask, format_trace
-from mindzero.stories.events import read_question, read_story
+from mindzero.stories.events import read_question, read_story, story_context
 from mindzero.stories.export import file_sha256, question_rows, write_hf_dataset
 from mindzero.stories.generator import MODES, generate_stories
 from mindzero.stories.hitom import HITOM_URL, evaluate, load_hitom
@@ -220,7 +220,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     config = config_from_args(AskConfig, args)
     text = read_stdin_text() if config.story == "-" else read_text(config.story)
     story = read_story(text, config.ignore_unknown)
-    questions = story.questions + [read_question(q, "--question: ") for q in args.question]
+    context = story_context(story)  # whom and what a question in other words may mean
+    questions = story.questions + [read_question(q, "--question: ", context) for q in args.question]
     if not questions:
         raise UserError("no question: pass --question TEXT or put 'Where ...?' lines in the story")
     result = ask(story.events, questions, config.semantics, story.numbers)

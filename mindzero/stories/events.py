@@ -260,10 +260,10 @@ def _read(sentence: str, lineno: int, story: StoryText) -> list[Event] | None:
     meant = read_sentence(sentence, context)
     if meant is None or (story.holding is not None and context.holding == story.holding):
         return None  # "Ann took the pear." then anything but putting it somewhere: not readable
-    story.about, story.predicate, story.holding = context.subject, context.predicate, context.holding
     events = [parse_line(m) for m in meant]
     if any(e is None for e in events):
         return None
+    story.about, story.predicate, story.holding = context.subject, context.predicate, context.holding
     story.reworded.append((lineno, sentence, " ".join(meant)))
     return events
 

@@ -92,3 +92,10 @@ def test_a_story_in_own_words_says_how_each_sentence_was_read(tmp_path, capsys) 
     assert len(reworded) == 5 and reworded[0] == {
         "line": 1, "written": "Isabella and Olivia are in the den.", "read": "Isabella and Olivia entered the den."
     }  # fmt: skip
+
+
+def test_a_question_flag_in_own_words_refers_to_the_story(tmp_path, capsys) -> None:
+    """ "--question 'So where will Bob go looking for it?'": "it" is the story's object, Bob its person."""
+    story = "Ann and Bob are in the den. The pear is in the box. Bob leaves. Ann pops it into the red bag."
+    code, out, _ = run(tmp_path, capsys, story, "--question", "So where will Bob go looking for it?")
+    assert code == 0 and "Where does Bob really think the pear is? -> box" in out
