@@ -258,8 +258,8 @@ def _read(sentence: str, lineno: int, story: StoryText) -> list[Event] | None:
         return [read]
     context = story_context(story)
     meant = read_sentence(sentence, context)
-    if meant is None or (story.holding is not None and context.holding == story.holding):
-        return None  # "Ann took the pear." then anything but putting it somewhere: not readable
+    if meant is None or (meant and story.holding is not None and context.holding == story.holding):
+        return None  # "Ann took the pear." then any event but putting it somewhere: not readable
     events = [parse_line(m) for m in meant]
     if any(e is None for e in events):
         return None

@@ -225,7 +225,7 @@ def _unquote(text: str) -> str:
 _GO = r"(?i:go|goes|went|come|comes|came|enter|enters|entered|run|runs|ran|walk|walks|walked|skip|skips|march)"
 _WHERE = (
     r"(?i:(?:back |down |up )?(?:out of|into|in|inside) the [a-z][\w ]*?"
-    r"|(?:back |down |up )?(?:out|in|off|away|inside))"
+    r"|(?:back |down |up )?(?:out|in|off|away|inside)|back)"
 )
 _WHO = r"(?:[A-Z][a-z]+(?:(?:,| and|, and) [A-Z][a-z]+)*|he|she|they(?: all)?|the [a-z]+(?: [a-z]+)?(?=[.!,]|$))"
 #: Inverted word order, as picture books and second-language writers put it: "Out goes Owen.", "In go
@@ -827,6 +827,11 @@ def _motion(c: _Clause, agents: list[str], verb: str = "go") -> Reading | None:
         j += 1  # "went back down into the cellar", "went off together into the laundry", "go all five into"
     if j < len(c.t) and c.t[j].lower() in _ENTERING:
         c.i = j
+    k = c.i  # "in, into the den", "off, into the workshop", "back, into the pantry": the place is after the comma
+    while k < len(c.t) and (c.t[k].lower() in _PARTICLES | ADVERBS | {"in", "back", ","}):
+        k += 1
+    if k > c.i and "," in c.t[c.i : k] and k < len(c.t) and c.t[k].lower() in ("into", "to", "inside"):
+        c.i = k
     if c.peek() in ("in", "inside") and all(t.lower() in ADVERBS or t == "," for t in c.t[c.i + 1 :]):  # "went in"
         return ([f"{_join(agents)} entered the {c.context.room}."], tuple(agents)) if c.context.room else None
     if c.done() and verb in _ARRIVING:
@@ -938,9 +943,8 @@ def _clauses(tokens: list[str]) -> list[list[str]] | None:
             k = j
             while k < len(low) and low[k] in ADVERBS:
                 k += 1
-            onward = (
-                k < len(low) and low[k] in _DIRECTIONS and any(w in _DIRECTIONS[:3] + ("in", "inside") for w in low[:i])
-            )
+            into = [n for n, w in enumerate(low[:i]) if w in _DIRECTIONS[:3] + ("in", "inside")]
+            onward = k < len(low) and low[k] in _DIRECTIONS and bool(into) and into[-1] < i - 1  # a destination before
             onward |= k < len(low) and low[k] in ("the", "a", "an") and not _has_verb(low[k:])  # "..., then the den"
             if j < len(low) and low[j] != "that" and (_starts_clause(tokens[j:]) or onward):
                 right = _clauses(tokens[j:])

@@ -124,6 +124,8 @@ def events(text: str) -> list:
         ("Mara has put the wrench in the blue crate and has left the garage.", LEFT),
         ("Theo stays one minute in the garage without to move.", [Stay("Theo", "garage")]),
         ("Tick, tock. Squeak, squeak!", []),
+        ("Off goes Theo, into the attic.", [Enter(("Theo",), "attic")]),
+        ("Theo lifts the wrench. Plonk! Into the blue crate goes the wrench.", [Move("Theo", "wrench", "blue_crate")]),
         ("Mara moves the wrench to the blue crate, and after she leaves the garage.", LEFT),
         # misspellings of the reader's words and of the story's own names
         ("Mara puts the wrench in the blue crate and exitt.", LEFT),
