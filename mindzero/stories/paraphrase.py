@@ -391,12 +391,13 @@ class _Clause:
         while self.i < len(self.t) and _is_name(self.t[self.i], self.context.agents):
             out.append(self.t[self.i])
             self.i += 1
+            after = self.i + 1 + (self.peek(1) == "and")  # the name after ", " / " and " / ", and "
             if (
                 self.peek() in (",", "and", "&")
-                and self.i + 1 < len(self.t)
-                and _is_name(self.t[self.i + 1 + (self.peek(1) == "and")], self.context.agents)
+                and after < len(self.t)
+                and _is_name(self.t[after], self.context.agents)
             ):
-                self.i += 1 + (self.peek(1) == "and")
+                self.i = after
                 continue
             break
         return out or None

@@ -233,6 +233,7 @@ def test_a_capitalised_thing_is_told_from_a_new_person() -> None:
         "Theo dances in the attic.",  # a verb not known, somewhere he is not
         "Mara moves the wrench to the blue crate, after she leaves the garage.",  # afterwards, or before?
         "Plop!",  # a word alone, of no one known (it was read as "Plop moved the wrench ...")
+        "Mara, Theo, and",  # a list cut short
         "The wrench rolls under the bench.",
         "Theo's eye was drawn to the blue crate.",
     ],
