@@ -170,7 +170,7 @@ _FILLER = re.compile(
     r"|\b(?:lol|btw|haha|by the way|not that it matters|as well|as usual|for (?:his|her|their) part|of course|"
     r"in turn|from there|ugh|argh|apparently|just so you know|this time|"
     r"right away|straight away|at once|poor(?= [A-Z])|in the meantime|once more|once again|by contrast|"
-    r"(?:right |just |soon |shortly )?after (?:him|her|them)(?= *[.,;!]| *$))\b"
+    r"(?:right |just |soon |shortly )?after (?:him|her|them)|at last)\b"
     r"|,?\s*\b(?:without|not) (?:making|moving|doing|touching|disturbing|changing|saying)\b{rest}"
     r"|,?\s*(?:making|moving|doing|touching) (?:no|nothing)\b{rest}"
     r"|(?:,\s*|\bwith )no (?:movement|movements|move|moves)\b{rest}"
@@ -921,7 +921,7 @@ def _clauses(tokens: list[str]) -> list[list[str]] | None:
         if (
             word in ("after", "before")
             and i > 0
-            and low[i + 1 : i + 2] != ["which"]
+            and low[i + 1 : i + 2] not in (["which"], [","])  # "after, she leaves": afterwards
             and _starts_clause(tokens[i + 1 :])
             and _has_verb(low[:i])
         ):
@@ -1163,8 +1163,22 @@ _STATE_AUX = frozenset("having is was are were been be".split())
 
 def read_sentence(sentence: str, context: Context) -> list[str] | None:
     """The template sentences a sentence in a user's words means (several for joined clauses, none
-    for "took the O out" before the move), or None when any part of it cannot be read. ``context``
-    is updated with the agents and object the sentence was about."""
+    for "took the O out" before the move, or for a thought: "It looked better there, she
+    thought."), or None when any part of it cannot be read. ``context`` is updated with the agents
+    and object the sentence was about."""
+    read = _read_clauses(sentence, context)
+    if read is None:
+        tokens = _tokens(_respell(sentence, context))
+        if _no_event(tokens, context):  # no clause read alone, but the whole moves nothing
+            c = _Clause(tokens, context)
+            c.skip_adverbs()
+            context.subject = tuple(c.names() or context.subject)
+            return []
+    return read
+
+
+def _read_clauses(sentence: str, context: Context) -> list[str] | None:
+    """:func:`read_sentence`, clause by clause."""
     tokens = _tokens(_respell(sentence, context))
     while "(" in tokens:  # an aside in brackets: skipped unless it tells of an event
         i = tokens.index("(")
@@ -1201,7 +1215,7 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
     obj, holding, room, moved = context.obj, context.holding, context.room, None
     predicate = list(context.predicate)
     rooms = dict(context.rooms)  # as the sentence's clauses move people
-    for clause in clauses:
+    for index, clause in enumerate(clauses):
         background = bool(clause) and clause[0] == _BACKGROUND
         clause = clause[background:]
         if clause and clause[0] == "__subject__":
@@ -1220,8 +1234,10 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
         if predicate and (doer := _ellipsis(clause)):  # "..., and then Mila does too", "and so is the onion"
             if "same" in (w.lower() for w in clause) and len(clauses) > 1:
                 return None  # "Ella does the same (...) and exits": the same as which of the clauses before?
-            if clause == doer and len(clauses) == 1 and not set(doer) <= context.agents:
-                return None  # "Plop!": a word alone, of no one known, says nothing again
+            if clause == doer and (
+                index == 0 and len(clauses) > 1 or len(clauses) == 1 and not set(doer) <= context.agents
+            ):
+                return None  # "Plop!", "Satisfied at last, she ...": a word alone says again only after a clause
             clause = [*doer, *predicate]
         here = replace(context, subject=subject, obj=obj, mentioned=mentioned - set(subject), holding=holding,
                        room=room, background=background, rooms=rooms)  # fmt: skip

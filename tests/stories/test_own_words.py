@@ -127,6 +127,9 @@ def events(text: str) -> list:
         ("Off goes Theo, into the attic.", [Enter(("Theo",), "attic")]),
         ("Theo lifts the wrench. Plonk! Into the blue crate goes the wrench.", [Move("Theo", "wrench", "blue_crate")]),
         ("Mara moves the wrench to the blue crate, and after she leaves the garage.", LEFT),
+        ("Mara moves the wrench to the blue crate; after, she leaves the garage.", LEFT),
+        ("At last Mara has moved the wrench to the blue crate, and after her Theo leaves.", [LEFT[0], Exit("Theo", "garage")]),
+        ("It looked better there, Mara thought.", []),
         # misspellings of the reader's words and of the story's own names
         ("Mara puts the wrench in the blue crate and exitt.", LEFT),
         ("Mara puts the wrench in the blue crate and leves.", None),  # "leaves" or "loves": not guessed
@@ -234,6 +237,7 @@ def test_a_capitalised_thing_is_told_from_a_new_person() -> None:
         "Mara moves the wrench to the blue crate, after she leaves the garage.",  # afterwards, or before?
         "Plop!",  # a word alone, of no one known (it was read as "Plop moved the wrench ...")
         "Mara, Theo, and",  # a list cut short
+        "Satisfied at last, she slipped out.",  # "Satisfied" is no one (it was read as a person repeating a move)
         "The wrench rolls under the bench.",
         "Theo's eye was drawn to the blue crate.",
     ],
