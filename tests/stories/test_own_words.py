@@ -128,7 +128,7 @@ def events(text: str) -> list:
         ("Theo lifts the wrench. Plonk! Into the blue crate goes the wrench.", [Move("Theo", "wrench", "blue_crate")]),
         ("Mara moves the wrench to the blue crate, and after she leaves the garage.", LEFT),
         ("Mara moves the wrench to the blue crate; after, she leaves the garage.", LEFT),
-        ("At last Mara has put the wrench in the blue crate; after her Theo leaves.", [LEFT[0], Exit("Theo", "garage")]),
+        ("At last Mara has put the wrench in the blue crate; after her Theo left.", [LEFT[0], Exit("Theo", "garage")]),
         ("It looked better there, Mara thought.", []),
         # misspellings of the reader's words and of the story's own names
         ("Mara puts the wrench in the blue crate and exitt.", LEFT),
