@@ -1196,6 +1196,7 @@ def _read_clauses(sentence: str, context: Context) -> list[str] | None:
         named = [t.removesuffix("'s") for t in tokens[: low.index(":")] if _is_name(t, context.agents)]
         subject = tuple(named[:1]) or subject
         tokens = tokens[low.index(":") + 1 :]
+        low = [t.lower() for t in tokens]
     where = None
     if len(low) > 3 and low[0] in ("in", "at", "inside") and "," in low[:6]:  # "In the hallway, Ella moved ..."
         c = _Clause(tokens[1 : low.index(",")], context)
@@ -1266,8 +1267,8 @@ def _read_clauses(sentence: str, context: Context) -> list[str] | None:
                         rooms.pop(agent, None)
                     else:
                         rooms[agent] = room
-    if where is not None and any(rooms.get(a) != where for a in subject):
-        return None  # "In the hallway, Ella ...": Ella is not in the hallway
+    if where is not None and any(context.rooms.get(a) != where for a in subject):
+        return None  # "In the hallway, Ella ...": Ella was not in the hallway
     context.subject, context.obj, context.room, context.predicate = subject, obj, room, tuple(predicate)
     context.holding = holding  # a thing taken and not put: the next sentence must put it (read_story)
     return out
