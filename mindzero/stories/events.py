@@ -203,8 +203,8 @@ class StoryText:
 def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
     """Read a story, numbered ('1 X entered the R.') or not (any number of sentences a line), with
     optional 'Where ...?' questions. A sentence in other words than the templates' is read as the
-    template it means when :func:`~mindzero.stories.paraphrase.canonical` knows the wording, and
-    listed in ``reworded``.
+    templates it means (:func:`~mindzero.stories.paraphrase.read_sentence`) and listed in
+    ``reworded``.
 
     In a numbered story, text before line 1 (an instruction preamble) is skipped; blank lines and a
     '***' marker always are. Any other sentence that is not a known template raises UserError
@@ -223,8 +223,9 @@ def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
         started = True
         for sentence in [m.group(2)] if m else sentences(line):
             if sentence.startswith("Where ") or sentence.endswith("?"):
-                question = read_question(sentence, f"line {lineno}: ", story_context(story))
-                if parse_question_or_none(sentence) is None:
+                question = parse_question_or_none(sentence)
+                if question is None:  # in other words: read, and noted as read
+                    question = read_question(sentence, f"line {lineno}: ", story_context(story))
                     story.reworded.append((lineno, sentence, question.render()))
                 story.questions.append(question)
                 continue
@@ -292,14 +293,19 @@ def _agents(event: Event | None) -> tuple[str | None, ...]:
 
 
 def _rooms(events: list[Event]) -> dict[str, str]:
-    """The room each agent is in after ``events`` (entering one room leaves the one before)."""
+    """The room each agent is in after ``events``."""
     rooms: dict[str, str] = {}
     for event in events:
-        if isinstance(event, Enter | IsIn):
-            rooms.update(dict.fromkeys(event.agents, event.room))
-        elif isinstance(event, Exit):
-            rooms.pop(event.agent, None)
+        move_people(rooms, event)
     return rooms
+
+
+def move_people(rooms: dict[str, str], event: Event) -> None:
+    """Update ``rooms`` (agent -> room) for one event: entering one room leaves the one before."""
+    if isinstance(event, Enter | IsIn):
+        rooms.update(dict.fromkeys(event.agents, event.room))
+    elif isinstance(event, Exit):
+        rooms.pop(event.agent, None)
 
 
 def parse_question_or_none(text: str) -> Question | None:

@@ -1166,9 +1166,9 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
     for "took the O out" before the move, or for a thought: "It looked better there, she
     thought."), or None when any part of it cannot be read. ``context`` is updated with the agents
     and object the sentence was about."""
-    read = _read_clauses(sentence, context)
+    tokens = _tokens(_respell(sentence, context))
+    read = _read_clauses(tokens, context)
     if read is None:
-        tokens = _tokens(_respell(sentence, context))
         if _no_event(tokens, context):  # no clause read alone, but the whole moves nothing
             c = _Clause(tokens, context)
             c.skip_adverbs()
@@ -1177,9 +1177,10 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
     return read
 
 
-def _read_clauses(sentence: str, context: Context) -> list[str] | None:
+def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
     """:func:`read_sentence`, clause by clause."""
-    tokens = _tokens(_respell(sentence, context))
+    from mindzero.stories.events import Move, move_people, parse_line  # noqa: PLC0415 — events imports this module
+
     while "(" in tokens:  # an aside in brackets: skipped unless it tells of an event
         i = tokens.index("(")
         j = tokens.index(")", i) if ")" in tokens[i:] else len(tokens)
@@ -1255,18 +1256,12 @@ def _read_clauses(sentence: str, context: Context) -> list[str] | None:
         out += read[0]
         subject, obj, holding = read[1] or subject, c.context.obj or obj, c.context.holding
         predicate = c.t[_subject_end(c.t, here) :]
-        for sentence in read[0]:
-            if m := re.match(rf"({NAME}) moved the (\S+) to ", sentence):
-                moved = (m.group(1), m.group(2))
-            elif m := re.match(
-                r"(.*) (entered|exited|is in|made no movements and stayed in) the (\S+?)(?: for 1 minute)?\.$", sentence
-            ):
-                room = m.group(3)
-                for agent in re.split(r", | and ", m.group(1)):
-                    if m.group(2) == "exited":
-                        rooms.pop(agent, None)
-                    else:
-                        rooms[agent] = room
+        for event in map(parse_line, read[0]):
+            if isinstance(event, Move):
+                moved = (event.agent, event.obj)
+            elif hasattr(event, "room"):  # entering, leaving, staying: the room named last
+                room = event.room
+                move_people(rooms, event)
     if where is not None and any(context.rooms.get(a) != where for a in subject):
         return None  # "In the hallway, Ella ...": Ella was not in the hallway
     context.subject, context.obj, context.room, context.predicate = subject, obj, room, tuple(predicate)
