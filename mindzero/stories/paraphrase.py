@@ -251,6 +251,22 @@ def _uninvert(text: str) -> str:
     return text
 
 
+#: Why someone went, after the going: "slipped out to get a coffee" is slipping out.
+_PURPOSE = re.compile(
+    r"\b((?:out|off|away|outside)(?: of the [a-z][\w ]*?)?),? (?:in order )?to ([a-z]+)\b[^,;.!]*", re.I
+)
+
+
+@cache
+def _only_verb(word: str) -> bool:
+    """Whether an English word is a bare verb and nothing else, an infinitive after "to" ("get",
+    "fetch"; not "work" or "school", nor "waiting" of "waiting room")."""
+    from lemminflect import getAllLemmas  # noqa: PLC0415
+
+    lemmas = getAllLemmas(word)
+    return set(lemmas) == {"VERB"} and word in lemmas["VERB"]
+
+
 def _tokens(text: str) -> list[str]:
     text = _unquote(text.replace("’", "'").replace("‘", "'"))
     text = re.sub(r"^\s*(?:[-*•]|\d+[.)]|\(\d+\))\s+", "", text)  # a list item's marker
@@ -265,6 +281,7 @@ def _tokens(text: str) -> list[str]:
         r"\b(?:make|makes|made|making) the exit (?:of|from)\b", "exits", text, flags=re.I
     )  # "makes the exit of"
     text = re.sub(r"\bwithout to \w+", " ", text, flags=re.I)  # "without to move"
+    text = _PURPOSE.sub(lambda m: m.group(1) if _only_verb(m.group(2).lower()) else m.group(0), text)
     text = re.sub(r"\b(off|out|away) (he|she|they|[A-Z][a-z]+) (goes|go|went)\b", r"\2 \3 \1", text)  # "off he goes"
     text = re.sub(
         r"\b(made|makes|make|making) (?:his|her|their|its) way\b", r"\1", text, flags=re.I
@@ -465,6 +482,8 @@ class _Clause:
             low = word.lower()
             if not words and low in _forms() and all(t.lower() in ADVERBS or t == "," for t in self.t[: self.i]):
                 break  # a clause that starts "puts it in": a verb, not a thing called "puts"
+            if not words and owner is None and self.t[self.i - 1].lower() == "to" and _only_verb(low):
+                break  # "went to get a coffee": an infinitive, not a place called "get"
             if (
                 not re.fullmatch(r"[a-z][a-z0-9_-]*", low)
                 or low in FUNCTION_WORDS | ADVERBS | _STATE_WORDS | _PARTICLES

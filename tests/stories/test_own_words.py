@@ -125,6 +125,7 @@ def events(text: str) -> list:
         ("Theo stays one minute in the garage without to move.", [Stay("Theo", "garage")]),
         ("Tick, tock. Squeak, squeak!", []),
         ("Off goes Theo, into the attic.", [Enter(("Theo",), "attic")]),
+        ("Theo slipped out to get a coffee.", [Exit("Theo", "garage")]),  # it entered a room called "get"
         ("Theo lifts the wrench. Plonk! Into the blue crate goes the wrench.", [Move("Theo", "wrench", "blue_crate")]),
         ("Mara moves the wrench to the blue crate, and after she leaves the garage.", LEFT),
         ("Mara moves the wrench to the blue crate; after, she leaves the garage.", LEFT),
@@ -237,6 +238,7 @@ def test_a_capitalised_thing_is_told_from_a_new_person() -> None:
         "Mara moves the wrench to the blue crate, after she leaves the garage.",  # afterwards, or before?
         "Plop!",  # a word alone, of no one known (it was read as "Plop moved the wrench ...")
         "Mara, Theo, and",  # a list cut short
+        "Theo went to get a coffee.",  # to where? ("get" is no room)
         "Satisfied at last, she slipped out.",  # "Satisfied" is no one (it was read as a person repeating a move)
         "The wrench rolls under the bench.",
         "Theo's eye was drawn to the blue crate.",
