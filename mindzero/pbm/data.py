@@ -19,20 +19,10 @@ from dataclasses import dataclass, field
 from tqdm import tqdm
 
 from mindzero.core.errors import UserError
-from mindzero.stories.events import (
-    Enter,
-    Event,
-    Exit,
-    Move,
-    ObjectAt,
-    PrivateTell,
-    PublicClaim,
-    Question,
-    parse_question,
-    parse_story,
-)
+from mindzero.stories.events import Question, parse_question, parse_story
 from mindzero.stories.generator import GeneratedStory
 from mindzero.stories.semantics import WAITING_ROOM, engine_labels
+from mindzero.stories.templates import Enter, Event, Exit, Move, ObjectAt, PrivateTell, PublicClaim
 from mindzero.stories.traces import FINAL_PATTERN, STEP_PATTERN, check_trace, render_gold_trace
 
 CORRUPTIONS = (

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mindzero.stories.events import Event, PrivateTell, PublicClaim, Question
+from mindzero.stories.events import Question
 from mindzero.stories.semantics import StorySimulator, story_agents
+from mindzero.stories.templates import Event, PrivateTell, PublicClaim
 
 
 def ask(

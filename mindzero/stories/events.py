@@ -1,8 +1,5 @@
-"""Story lines as typed events, with one renderer and one parser for the Hi-ToM sentence templates.
-
-Rendering and parsing live side by side so that ``parse_line(e.render()) == e`` is testable for every
-event kind; the official Hi-ToM file and our generator share the same templates.
-"""
+"""Stories and questions read into events: Hi-ToM's numbered template lines, or a user's own words
+rewritten into the templates (:mod:`mindzero.stories.paraphrase`, :mod:`mindzero.stories.templates`)."""
 
 from __future__ import annotations
 
@@ -10,175 +7,9 @@ import re
 from dataclasses import dataclass, field
 
 from mindzero.core.errors import UserError, clip
-from mindzero.stories.paraphrase import NAME, Context, read_sentence, sentences
+from mindzero.stories.paraphrase import Context, read_sentence, sentences
 from mindzero.stories.paraphrase import read_question as _question_in_words
-
-
-def _join_names(names: tuple[str, ...]) -> str:
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-@dataclass(frozen=True)
-class Enter:
-    """Agents enter a room together; the waiting room is where communication happens."""
-
-    agents: tuple[str, ...]
-    room: str
-
-    def render(self) -> str:
-        return f"{_join_names(self.agents)} entered the {self.room}."
-
-
-@dataclass(frozen=True)
-class ObjectAt:
-    """'The O is in the C.': everyone present learns where the object is."""
-
-    obj: str
-    container: str
-
-    def render(self) -> str:
-        return f"The {self.obj} is in the {self.container}."
-
-
-@dataclass(frozen=True)
-class Move:
-    """'A moved the O to the C.': seen by everyone in the room."""
-
-    agent: str
-    obj: str
-    container: str
-
-    def render(self) -> str:
-        return f"{self.agent} moved the {self.obj} to the {self.container}."
-
-
-@dataclass(frozen=True)
-class Stay:
-    """'A made no movements and stayed in the R for 1 minute.': no effect on beliefs."""
-
-    agent: str
-    room: str
-
-    def render(self) -> str:
-        return f"{self.agent} made no movements and stayed in the {self.room} for 1 minute."
-
-
-@dataclass(frozen=True)
-class Exit:
-    """'A exited the R.': the agent observes nothing in the room afterwards."""
-
-    agent: str
-    room: str
-
-    def render(self) -> str:
-        return f"{self.agent} exited the {self.room}."
-
-
-#: Distractor verbs; the first four are Hi-ToM's, the preferences carry no location either.
-DISTRACTOR_KINDS = ("saw a", "lost his", "likes the", "dislikes the", "loves the", "hates the")
-
-
-@dataclass(frozen=True)
-class IsIn:
-    """'A is in the R.': the agent is (now) in the room; if it was elsewhere, it entered it."""
-
-    agent: str
-    room: str
-
-    @property
-    def agents(self) -> tuple[str, ...]:
-        """The entrants, as for :class:`Enter`."""
-        return (self.agent,)
-
-    def render(self) -> str:
-        return f"{self.agent} is in the {self.room}."
-
-
-@dataclass(frozen=True)
-class Distractor:
-    """'X saw a cat.', 'X lost his watch.', 'X likes/dislikes/loves/hates the C.': no effect."""
-
-    agent: str
-    kind: str
-    thing: str
-
-    def render(self) -> str:
-        return f"{self.agent} {self.kind} {self.thing}."
-
-
-@dataclass(frozen=True)
-class PublicClaim:
-    """'A publicly claimed that O is in the C.' (optionally '... now.'): heard by everyone."""
-
-    speaker: str
-    obj: str
-    container: str
-
-    def render(self) -> str:
-        return f"{self.speaker} publicly claimed that {self.obj} is in the {self.container}."
-
-
-@dataclass(frozen=True)
-class PrivateTell:
-    """'A privately told B that the O is in the C.': only A and B know it happened."""
-
-    speaker: str
-    listener: str
-    obj: str
-    container: str
-
-    def render(self) -> str:
-        return f"{self.speaker} privately told {self.listener} that the {self.obj} is in the {self.container}."
-
-
-Event = Enter | IsIn | ObjectAt | Move | Stay | Exit | Distractor | PublicClaim | PrivateTell
-
-_NAME = NAME
-_THING = r"[A-Za-z][A-Za-z0-9_\-]*"
-_PATTERNS: tuple[tuple[re.Pattern, type], ...] = tuple(
-    (re.compile(p + r"$"), cls)
-    for p, cls in (
-        (rf"(?P<agents>{_NAME}(?:, {_NAME})*(?: and {_NAME})?) entered the (?P<room>{_THING})\.", Enter),
-        (rf"The (?P<obj>{_THING}) is in the (?P<container>{_THING})\.", ObjectAt),
-        (rf"(?P<agent>{_NAME}) moved the (?P<obj>{_THING}) to the (?P<container>{_THING})\.", Move),
-        (
-            rf"(?P<agent>{_NAME}) made no movements and stayed in the (?P<room>{_THING}) "
-            r"for 1 minute\.",
-            Stay,
-        ),
-        (rf"(?P<agent>{_NAME}) exited the (?P<room>{_THING})\.", Exit),
-        (rf"(?P<agent>{_NAME}) is in the (?P<room>{_THING})\.", IsIn),
-        (rf"(?P<agent>{_NAME}) (?P<kind>{'|'.join(DISTRACTOR_KINDS)}) (?P<thing>{_THING})\.?", Distractor),
-        (
-            rf"(?P<speaker>{_NAME}) publicly claimed that (?:the )?(?P<obj>{_THING}) is in the "
-            rf"(?P<container>{_THING})(?: now)?\.",
-            PublicClaim,
-        ),
-        (
-            rf"(?P<speaker>{_NAME}) privately told (?P<listener>{_NAME}) that (?:the )?(?P<obj>{_THING}) "
-            rf"is in the (?P<container>{_THING})(?: now)?\.",
-            PrivateTell,
-        ),
-    )
-)
-
-
-def parse_line(text: str) -> Event | None:
-    """Parse one story sentence (no line number); None when it matches no template."""
-    text = text.strip()
-    for pattern, cls in _PATTERNS:
-        m = pattern.match(text)
-        if m is None:
-            continue
-        fields = m.groupdict()
-        if cls is Enter:
-            names = re.split(r", | and ", fields["agents"])
-            return Enter(tuple(names), fields["room"])
-        return cls(**fields)
-    return None
-
+from mindzero.stories.templates import NAME, THING, Event, move_people, parse_line
 
 _NUMBERED = re.compile(r"^\s*(\d+)\s+(.*\S)\s*$")
 
@@ -300,14 +131,6 @@ def _rooms(events: list[Event]) -> dict[str, str]:
     return rooms
 
 
-def move_people(rooms: dict[str, str], event: Event) -> None:
-    """Update ``rooms`` (agent -> room) for one event: entering one room leaves the one before."""
-    if isinstance(event, Enter | IsIn):
-        rooms.update(dict.fromkeys(event.agents, event.room))
-    elif isinstance(event, Exit):
-        rooms.pop(event.agent, None)
-
-
 def parse_question_or_none(text: str) -> Question | None:
     """A question in the templates' words, or None."""
     try:
@@ -367,13 +190,13 @@ class Question:
         return f"Where does {self.chain[0]} think {rest} thinks the {self.obj} is?"
 
 
-_Q_ZERO = re.compile(rf"Where is the (?P<obj>{_THING}) really\?$")
+_Q_ZERO = re.compile(rf"Where is the (?P<obj>{THING}) really\?$")
 _Q_CHAIN = re.compile(
-    rf"Where does (?P<first>{_NAME}) (?:really )?think (?P<rest>(?:{_NAME} thinks )*)the (?P<obj>{_THING}) is\?$"
+    rf"Where does (?P<first>{NAME}) (?:really )?think (?P<rest>(?:{NAME} thinks )*)the (?P<obj>{THING}) is\?$"
 )
-_Q_LOOK = re.compile(rf"Where will (?P<a>{_NAME}) look for the (?P<obj>{_THING})\?$")
-_Q_SEARCH = re.compile(rf"Where does (?P<a>{_NAME}) think that (?P<b>{_NAME}) searches for the (?P<obj>{_THING})\?$")
-_Q_BEGINNING = re.compile(rf"Where was the (?P<obj>{_THING}) at the beginning\?$")
+_Q_LOOK = re.compile(rf"Where will (?P<a>{NAME}) look for the (?P<obj>{THING})\?$")
+_Q_SEARCH = re.compile(rf"Where does (?P<a>{NAME}) think that (?P<b>{NAME}) searches for the (?P<obj>{THING})\?$")
+_Q_BEGINNING = re.compile(rf"Where was the (?P<obj>{THING}) at the beginning\?$")
 
 
 def parse_question(text: str, where: str = "") -> Question:

@@ -18,7 +18,9 @@ from itertools import permutations
 
 from tqdm import tqdm
 
-from mindzero.stories.events import (
+from mindzero.stories.events import Question
+from mindzero.stories.semantics import WAITING_ROOM, StorySimulator, StoryWorld
+from mindzero.stories.templates import (
     DISTRACTOR_KINDS,
     Distractor,
     Enter,
@@ -29,10 +31,8 @@ from mindzero.stories.events import (
     ObjectAt,
     PrivateTell,
     PublicClaim,
-    Question,
     Stay,
 )
-from mindzero.stories.semantics import WAITING_ROOM, StorySimulator, StoryWorld
 
 NAMES = (
     "Abigail",

@@ -28,19 +28,9 @@ from tqdm import tqdm
 
 from mindzero.core.errors import UserError
 from mindzero.core.results import check_fields, read_json
-from mindzero.stories.events import (
-    Enter,
-    Event,
-    Exit,
-    Move,
-    ObjectAt,
-    PrivateTell,
-    PublicClaim,
-    Question,
-    parse_question,
-    parse_story,
-)
+from mindzero.stories.events import Question, parse_question, parse_story
 from mindzero.stories.semantics import StorySimulator, engine_labels, story_agents
+from mindzero.stories.templates import Enter, Event, Exit, Move, ObjectAt, PrivateTell, PublicClaim
 
 #: The fields of a Hi-ToM record that evaluation reads, with their types.
 RECORD_FIELDS = {

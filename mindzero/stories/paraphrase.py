@@ -14,7 +14,8 @@ Hi-ToM writes them ("the red box" -> ``red_box``); "it" / "them" is the object n
 
 Anything the reader cannot place exactly (a verb it does not know, an unknown pronoun, "Ann said
 ..." with no one named who heard it) is refused: a silently misread event would change every later
-belief. Every rewrite is reported by :func:`~mindzero.stories.events.read_story`.
+belief. Every rewrite is reported by :func:`~mindzero.stories.events.read_story`; the templates are
+:mod:`mindzero.stories.templates`.
 """
 
 from __future__ import annotations
@@ -24,14 +25,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 
 from mindzero.core.spelling import typo_fixes
-
-#: An agent's name in the templates: capitalised, not a pronoun or an article ("She left." names
-#: nobody) (:mod:`mindzero.stories.events`).
-_NOT_NAMES = (
-    "He She They It We I You The A An There Then After Afterwards Finally Later Next Now Meanwhile Soon Once When "
-    "While Before Lastly Thereafter Subsequently Eventually Suddenly Also Still"
-)
-NAME = rf"(?!(?:{'|'.join(_NOT_NAMES.split())})\b)[A-Z][A-Za-z]*"
+from mindzero.stories.templates import NAME, Move, move_people, parse_line
 
 #: Verb classes by lemma; every inflection is read (lemminflect). "move" is both a motion ("moved
 #: to the hall") and a placement ("moved the O to the C"): the words after it decide.
@@ -1198,8 +1192,6 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
 
 def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
     """:func:`read_sentence`, clause by clause."""
-    from mindzero.stories.events import Move, move_people, parse_line  # noqa: PLC0415 — events imports this module
-
     while "(" in tokens:  # an aside in brackets: skipped unless it tells of an event
         i = tokens.index("(")
         j = tokens.index(")", i) if ")" in tokens[i:] else len(tokens)

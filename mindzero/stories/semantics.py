@@ -43,7 +43,8 @@ from mindzero.epistemic import (
     reachable,
     update,
 )
-from mindzero.stories.events import (
+from mindzero.stories.events import Question
+from mindzero.stories.templates import (
     Distractor,
     Enter,
     Event,
@@ -53,7 +54,6 @@ from mindzero.stories.events import (
     ObjectAt,
     PrivateTell,
     PublicClaim,
-    Question,
     Stay,
 )
 

@@ -13,19 +13,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mindzero.stories.events import (
-    Distractor,
-    Enter,
-    Event,
-    Exit,
-    IsIn,
-    Move,
-    ObjectAt,
-    PublicClaim,
-    Question,
-    Stay,
-)
+from mindzero.stories.events import Question
 from mindzero.stories.semantics import WAITING_ROOM, StoryWorld, story_agents
+from mindzero.stories.templates import Distractor, Enter, Event, Exit, IsIn, Move, ObjectAt, PublicClaim, Stay
 
 NULL = "Null"
 

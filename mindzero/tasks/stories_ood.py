@@ -17,8 +17,9 @@ from pathlib import Path
 from mindzero.core.errors import UserError, clip
 from mindzero.core.results import iter_jsonl
 from mindzero.pbm.data import BeliefQuestion
-from mindzero.stories.events import parse_line, parse_question
+from mindzero.stories.events import parse_question
 from mindzero.stories.semantics import engine_labels
+from mindzero.stories.templates import parse_line
 
 #: The fields of an OOD story line.
 STORY_FIELDS = {

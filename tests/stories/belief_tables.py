@@ -13,15 +13,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from mindzero.stories.events import (
-    Enter,
-    Event,
-    Exit,
-    Move,
-    ObjectAt,
-    PrivateTell,
-    PublicClaim,
-)
+from mindzero.stories.templates import Enter, Event, Exit, Move, ObjectAt, PrivateTell, PublicClaim
 
 WAITING_ROOM = "waiting_room"
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from mindzero.core.errors import UserError
-from mindzero.stories.events import (
+from mindzero.stories.events import Question, parse_question, parse_story, read_story
+from mindzero.stories.templates import (
     Distractor,
     Enter,
     Exit,
@@ -14,12 +15,8 @@ from mindzero.stories.events import (
     ObjectAt,
     PrivateTell,
     PublicClaim,
-    Question,
     Stay,
     parse_line,
-    parse_question,
-    parse_story,
-    read_story,
 )
 
 EVENTS = [

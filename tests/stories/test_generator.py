@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 
 from mindzero.cli import main
-from mindzero.stories.events import Distractor, Enter, Move, PrivateTell, PublicClaim, Stay
 from mindzero.stories.generator import generate_stories
 from mindzero.stories.semantics import WAITING_ROOM
+from mindzero.stories.templates import Distractor, Enter, Move, PrivateTell, PublicClaim, Stay
 
 
 def test_stories_have_the_hi_tom_shape() -> None:

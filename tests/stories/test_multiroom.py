@@ -14,9 +14,9 @@ import json
 from itertools import permutations
 
 from mindzero.cli import main
-from mindzero.stories.events import Distractor, Enter, Event, Exit, IsIn, Move, ObjectAt
 from mindzero.stories.generator import generate_stories
 from mindzero.stories.semantics import StorySimulator
+from mindzero.stories.templates import Distractor, Enter, Event, Exit, IsIn, Move, ObjectAt
 from mindzero.stories.traces import check_trace, render_gold_trace
 
 

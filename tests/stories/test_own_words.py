@@ -12,21 +12,8 @@ import pytest
 
 from mindzero.core.errors import UserError
 from mindzero.stories.ask import ask
-from mindzero.stories.events import (
-    Distractor,
-    Enter,
-    Exit,
-    IsIn,
-    Move,
-    ObjectAt,
-    PrivateTell,
-    PublicClaim,
-    Question,
-    Stay,
-    read_question,
-    read_story,
-    story_context,
-)
+from mindzero.stories.events import Question, read_question, read_story, story_context
+from mindzero.stories.templates import Distractor, Enter, Exit, IsIn, Move, ObjectAt, PrivateTell, PublicClaim, Stay
 
 START = "Mara, Theo and Ines are in the garage. The wrench is in the red toolbox. "
 TELL = PrivateTell("Ines", "Theo", "wrench", "blue_crate")

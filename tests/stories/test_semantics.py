@@ -9,9 +9,10 @@ from belief_tables import BeliefTables
 
 from mindzero.core.errors import UserError
 from mindzero.epistemic import Atom, believes_chain
-from mindzero.stories.events import Enter, Exit, Move, ObjectAt, PrivateTell, Stay, parse_story
+from mindzero.stories.events import parse_story
 from mindzero.stories.generator import generate_stories
 from mindzero.stories.semantics import StorySimulator, atom_name
+from mindzero.stories.templates import Enter, Exit, Move, ObjectAt, PrivateTell, Stay
 
 
 def test_engine_equals_table_tracker_on_generated_questions() -> None:
