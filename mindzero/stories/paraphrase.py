@@ -37,8 +37,8 @@ VERBS: dict[str, tuple[str, ...]] = {
         "enter": "enter reenter re-enter",
         "leave": "exit leave depart quit vacate vanish disappear withdraw retreat",
         "place": "move put place transfer relocate shift stash tuck stick drop hide pop toss slip stuff shove set "
-        "lay throw chuck store bring carry deposit plop leave return switch sneak squirrel dump lodge rehome",
-        "take": "take grab pick remove fetch lift pull retrieve snatch collect",
+        "lay throw chuck store bring carry deposit plop leave return switch sneak squirrel dump lodge rehome keep",
+        "take": "take grab pick remove fetch lift pull retrieve snatch collect get",  # "get" is also motion
         "stay": "stay wait remain linger hang sit stand idle loiter rest pause spend crouch",
         "notice": "see notice spot observe glimpse hear spy watch",
         "like": "like enjoy prefer fancy admire",
@@ -63,7 +63,7 @@ ADVERBS = frozenset(
     "secretly privately publicly openly loudly aloud currently afterwards afterward meanwhile first "
     "subsequently thereafter shortly directly simply actually really even gently hastily too likewise "
     "however lastly anyway together herself himself themselves present all both very either always rather "
-    "almost yet".split()
+    "almost yet itself tho rn lol btw haha lmao smh omg tbh imo ngl fr idk".split()  # the last a chat's
 )
 #: Words that mark a claim as heard by everyone present, or by the listener alone.
 PUBLIC = frozenset("publicly openly aloud loudly everyone everybody all others group room".split())
@@ -94,7 +94,8 @@ _PARTICLES = frozenset("out up off away down over aside around about along".spli
 _STATE_WORDS = frozenset("located situated kept stored placed hidden found sitting lying resting now".split())
 _PREP_IN = ("inside of", "in to", "into", "inside", "onto", "within", "in", "on", "to")
 _TIME = re.compile(
-    r"\b(?:(?:for|after|within|in|about|during) )?(?:a|one|1|two|2|three|3|a few|several|some|another|a couple of)"
+    r"\b(?:(?:for|after|within|in|about|during) )?(?:like |about |around |roughly )?"
+    r"(?:a|one|1|two|2|three|3|a few|several|some|another|a couple of)"
     r" (?:more |whole |full |entire )?(?:minute|minutes|min|moment|moments|while|second|seconds|bit)"
     r"(?: later| or so| afterwards)?\b|\bat the (?:very )?same (?:moment|time)\b"
     r"|\b(?:at|by|around|about) (?:around |about )?(?:this|that|the same) (?:time|moment|point)\b"
@@ -112,6 +113,14 @@ _CONTRACTIONS = (
     (re.compile(r"\b(\w+)'ll\b", re.I), r"\1 will"),
     (re.compile(r"\b(\w+)'d\b", re.I), r"\1 would"),
     (re.compile(r"\b(\w+)'ve\b", re.I), r"\1 have"),
+    # a chat's shorthand: "n" / "&" and, "w/" with, "bc" because, "abt" about, "thru" through
+    (re.compile(r"(?<![\w'])n(?![\w'])|&| \+ "), " and "),
+    (re.compile(r"\bits (?=(?:in|inside|on|still|now|really|actually)\b)", re.I), "it is "),
+    (re.compile(r"\s+[-–—]+\s+"), " , "),  # "goes out - Leo comes in": a dash between clauses
+    (re.compile(r"\bw/", re.I), "with "),
+    (re.compile(r"\b(?:bc|b/c|cuz|coz|cos)\b", re.I), "because"),
+    (re.compile(r"\babt\b", re.I), "about"),
+    (re.compile(r"\bthru\b", re.I), "through"),
 )
 _NEGATION = frozenset("not never no nothing nobody without".split())
 
@@ -174,7 +183,9 @@ _FILLER = re.compile(
     r"still as an? \w+|motionless|in plain view of (?:them all|everyone)|for (?:his|her) ears only|at all)\b"
     r"|,\s*(?:alone|on (?:his|her) own) in the [\w ]+?,|,\s*changing (?:his|her|their) minds?,"
     r"|,\s*(?:wherever|whatever|whoever) [^,;.]*,"
-    r"|,?\s*\bwithout (?:any )?(?:movement|movements|a word|\w+ing)\b{rest}".format(
+    r"|,?\s*\bwithout (?:any )?(?:movement|movements|a word|\w+ing)\b{rest}"
+    r"|\b(?:did|does|do) nothing(?: at all)?(?: (?:and|but))?(?= \w)"
+    r"|\b(?:got|gets|get|stood|stands|stand) up and\b".format(
         rest=r"(?:(?!\b(?:and|then|before|after|but|while|once|so)\b)[^,;.()])*"  # up to the next clause
     ),
     re.IGNORECASE,
@@ -288,8 +299,27 @@ def _tokens(text: str) -> list[str]:
         flags=re.I,
     )
     text = _NAMED_GROUP.sub(lambda m: m.group(1) or m.group(2), text)  # "all five of them (A, B and C)"
-    tokens = re.findall(r"[A-Za-z][A-Za-z0-9_-]*(?:'s|')?|[,;:()]", text)
+    tokens = re.findall(r"[A-Za-z][A-Za-z0-9_-]*(?:'s|')?|[,;:()]|\b[2-9]\b", text)  # "all 3 go in"
     return [t for t in tokens if not _manner_adverb(t.lower())]
+
+
+@cache
+def _adverb_not_noun(word: str) -> bool:
+    """An English adverb that is no noun ("only", "alone", "instead", "though"): it cannot end a
+    name, so "the hall only" is the hall."""
+    from lemminflect import getAllLemmas  # noqa: PLC0415
+
+    kinds = set(getAllLemmas(word))
+    return "ADV" in kinds and "NOUN" not in kinds
+
+
+def _trailing_adverb(word: str) -> bool:
+    """An adverb after a clause's last complement that says no direction ("only", "instead")."""
+    return _adverb_not_noun(word) and word not in FUNCTION_WORDS | _PARTICLES | set(_MOTION_WORDS) | _NOT_TRAILING
+
+
+#: Adverbs that say where or whether, never dropped at a clause's end.
+_NOT_TRAILING = frozenset("here there home not never upstairs downstairs outdoors indoors elsewhere".split())
 
 
 @cache
@@ -323,6 +353,9 @@ def _respell(text: str, context: Context) -> str:
         typo_fixes(text, _vocabulary() | named, lambda w: bool(getAllLemmas(w)), lambda w: _forms().get(w, w))
     ):
         text = text[:offset] + meant + text[offset + len(typed) :]
+    for name in context.agents:  # "then maya leaves": a name typed in lower case that is no English word
+        if not getAllLemmas(name.lower()):
+            text = re.sub(rf"\b{name.lower()}\b", name, text)
     return text
 
 
@@ -354,7 +387,12 @@ class _Clause:
         return self.t[j].lower() if j < len(self.t) else ""
 
     def done(self) -> bool:
+        """Whether the clause is read to its end; trailing words of how or when ("the hall only",
+        "..., instead", "as well") add nothing."""
         self.skip_adverbs()
+        rest = [w.lower() for w in self.t[self.i :]]
+        if rest == ["as", "well"] or all(w == "," or _trailing_adverb(w) for w in rest):
+            self.i = len(self.t)
         return self.i >= len(self.t)
 
     def skip_adverbs(self) -> None:
@@ -478,15 +516,21 @@ class _Clause:
                 break  # a clause that starts "puts it in": a verb, not a thing called "puts"
             if not words and owner is None and self.t[self.i - 1].lower() == "to" and _only_verb(low):
                 break  # "went to get a coffee": an infinitive, not a place called "get"
+            if not words and owner is None and self.t[self.i - 1].lower() not in _DETERMINERS:
+                if low in _forms() and self.peek(1) in _MOTION_WORDS:
+                    break  # "leaves all go to the attic": a verb of the next clause, not a thing "go"
             if (
                 not re.fullmatch(r"[a-z][a-z0-9_-]*", low)
                 or low in FUNCTION_WORDS | ADVERBS | _STATE_WORDS | _PARTICLES
             ):
                 break
-            if words and low in _forms() and not (low.endswith("ing") and self.peek(1) not in ("", *FUNCTION_WORDS)):
-                break  # "the pear sits": a verb ends the name ("the watch", "the big waiting room" do not)
+            gerund = low.endswith("ing") and self.peek(1) not in ("", *FUNCTION_WORDS)
+            if low in _forms() and not gerund and (words or low.endswith("ing")):
+                break  # "the pear sits", "kept waiting in": a verb ends a name ("the watch", "the waiting room" do not)
             if word[:1].isupper() and word in self.context.agents:
                 break
+            if words and _adverb_not_noun(low):
+                break  # "the hall only", "the crate instead": a name ends in a noun
             words.append(word if word.isupper() else low)  # "TV room" -> TV_room, as Hi-ToM writes it
             self.i += 1
         if words in (["pair"], ["bunch"], ["couple"], ["set"], ["handful"], ["piece"]) and self.peek() == "of":
@@ -533,8 +577,9 @@ class _Clause:
         if lemma is None:
             return self._unknown_motion()
         self.i += 1
-        if lemma == "be" and self.peek().endswith("ing") and _forms().get(self.peek()) not in (None, "be"):
-            lemma = _forms()[self.peek()]  # "is hanging out": the verb of the -ing form
+        if lemma == "be" and self.ahead().endswith("ing") and _forms().get(self.ahead()) not in (None, "be"):
+            self.skip_adverbs()  # "are both going", "is hanging out": the verb of the -ing form
+            lemma = _forms()[self.peek()]
             self.i += 1
         if lemma in ("pick", "hang", "make") and self.peek() in (
             "up",
@@ -692,11 +737,11 @@ def _read_clause(c: _Clause) -> Reading | None:
             c.accept("there", "present")
             if c.done():
                 return [], who
-    if verb in VERBS["take"] and one:
+    if verb in VERBS["take"] and one and not (verb == "get" and c.ahead() in _MOTION_WORDS + tuple(_PARTICLES)):
         c.accept("up", "out")
         obj = c.thing()
-        if obj is None:
-            return None
+        if obj is None or verb == "get" and obj not in c.context.objects:
+            return None  # "went to get a coffee": not a thing of the story
         c.context.obj = obj
         c.accept("out", "up")
         if c.accept("of", "from", "off") and _place(c) is None:  # "(out) of / from the C"
@@ -835,7 +880,8 @@ _ARRIVING = frozenset("come return arrive rejoin join reenter follow get".split(
 
 def _motion(c: _Clause, agents: list[str], verb: str = "go") -> Reading | None:
     """ "went into / to / back down into / through to the R" enters R, "came (back) in" the room
-    named last; "went out (of the R)", "wandered off" leaves it."""
+    named last; "went out (of the R)", "wandered off" leaves it; "with B (and C)" go too."""
+    agents = agents + _companions(c)
     j = c.i
     while j < len(c.t) and (c.t[j].lower() in _PARTICLES | ADVERBS or c.t[j].lower() in _NUMBERS):
         j += 1  # "went back down into the cellar", "went off together into the laundry", "go all five into"
@@ -862,6 +908,26 @@ def _motion(c: _Clause, agents: list[str], verb: str = "go") -> Reading | None:
 
 
 _ENTERING = ("onto", "into", "inside", "in", "to", "towards", "toward", "through")
+
+
+def _companions(c: _Clause) -> list[str]:
+    """The names after "(together) with" in a clause of going ("comes in with Sam", "went to the den
+    with Ava and Ben"), taken out of the clause."""
+    low = [t.lower() for t in c.t]
+    if "with" not in low[c.i :]:
+        return []
+    start = low.index("with", c.i)
+    j, names = start + 1, []
+    while j < len(c.t) and _is_name(c.t[j], c.context.agents):
+        names.append(c.t[j])
+        j += 1
+        joiner = next((k for k in (2, 1) if low[j : j + k] in ([",", "and"], [","], ["and"])), 0)
+        if joiner and j + joiner < len(c.t) and _is_name(c.t[j + joiner], c.context.agents):
+            j += joiner
+    if names:
+        start -= start > c.i and low[start - 1] == "together"
+        c.t = c.t[:start] + c.t[j:]
+    return names
 
 
 #: Claim verbs that are public by themselves ("announced", "claimed"); "said" / "told" need a listener
@@ -1009,7 +1075,9 @@ _BE = ("is", "are", "was", "were")
 _BACKGROUND = "__background__"
 #: Lower-case words a clause's subject may start with.
 _SUBJECT_STARTS = frozenset("he she they there the it a an all both everyone everybody each".split())
-_JOINERS = frozenset("and then , after which afterwards who thereafter subsequently finally whereupon where".split())
+_JOINERS = frozenset(
+    "and then , after which afterwards who thereafter subsequently finally whereupon where wherein".split()
+)
 #: A clause that starts here goes on with the move before: "moved it to the box and then to the bag".
 _DIRECTIONS = ("to", "into", "onto", "back")
 
@@ -1022,7 +1090,7 @@ def _followed_by(first: list[str], names: list[str]) -> list[list[str]] | None:
     return [first, [*names, *first[c.i :]]]
 
 
-_SEPARATORS = frozenset("; : and then , but so who which whereupon where".split())
+_SEPARATORS = frozenset("; : and then , but so who which whereupon where wherein".split())
 
 
 def _complete(words: list[str]) -> bool:
@@ -1128,7 +1196,9 @@ _MOVING_WORDS = frozenset(
     "across along through over".split()
 )
 #: Nouns and adjectives of liking and feeling ("a liking for", "fond of", "caught sight of").
-_FEELING_WORDS = frozenset("liking fancy fond love fan sight eye thought glad happy sad bored tired cold warm".split())
+_FEELING_WORDS = frozenset(
+    "liking fancy fond love fan sight eye thought glad happy sad bored tired cold warm obsessed keen crazy mad".split()
+)
 
 
 def _where_already(clause: list[str], context: Context) -> bool:
@@ -1174,6 +1244,25 @@ def _tells_event(aside: list[str]) -> bool:
 _STATE_AUX = frozenset("having is was are were been be".split())
 
 
+def _group_word(clause: list[str]) -> bool:
+    """Whether a clause starts with a word for several people ("all", "both", "everyone", "3")."""
+    first = clause[0].lower() if clause else ""
+    return first in ("all", "both", "each", "everyone", "everybody") or first in _NUMBERS
+
+
+def _without_reason(tokens: list[str]) -> list[str] | None:
+    """The sentence without its reason ("..., because she was bored", "Because it was late, ..."),
+    which tells no event; None when the reason tells one ("because Ben had moved it": read as what?)."""
+    low = [t.lower() for t in tokens]
+    if "because" not in low:
+        return tokens
+    i = low.index("because")
+    end = low.index(",", i) if i == 0 and "," in low else len(tokens)
+    if _tells_event(tokens[i + 1 : end]):
+        return None
+    return tokens[:i] + tokens[end + 1 :]
+
+
 def read_sentence(sentence: str, context: Context) -> list[str] | None:
     """The template sentences a sentence in a user's words means (several for joined clauses, none
     for "took the O out" before the move, or for a thought: "It looked better there, she
@@ -1199,6 +1288,9 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
             return None
         tokens = tokens[:i] + tokens[j + 1 :]
     tokens = [t for t in tokens if t != ")"]
+    tokens = _without_reason(tokens)
+    if tokens is None:
+        return None
     if not [t for t in tokens if t not in (",", ";", ":")]:
         return []  # "Oh no!": nothing but an interjection
     low = [t.lower() for t in tokens]
@@ -1256,7 +1348,8 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
                        room=room, background=background, rooms=rooms)  # fmt: skip
         c = _Clause(clause, replace(here))
         read = _read_clause(c) if clause else None
-        if read is None and subject:  # no subject of its own: the one before ("... and put it in the box")
+        if read is None and subject and not _group_word(clause):  # no subject of its own: the one before
+            # ("... and put it in the box"); not after "all" / "both" / "all 3", which name others
             c = _Clause([*subject[:1], *clause] if len(subject) == 1 else ["they", *clause], replace(here))
             read = _read_clause(c)
         if read is None and (_no_event(clause, here) or _where_already(clause, here)):
@@ -1283,7 +1376,8 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
 _BELIEF = frozenset(
     "think thinks thought believe believes believed reckon reckons suppose supposes expect expects look looks "
     "search searches searching looking assume assumes guess guesses according opinion view mind imagine "
-    "imagines figure figures consider considers feel feels go hunting hunt".split()
+    "imagines figure figures consider considers feel feels go hunting hunt per belief beliefs understanding "
+    "thinking believing expecting assuming".split()
 )
 _BEGINNING = (
     "at the beginning",
@@ -1342,11 +1436,19 @@ def _asked_object(tokens: list[str], context: Context) -> str | None:
 
 
 def sentences(line: str) -> list[str]:
-    """A line's sentences: a user may write a whole story on one line."""
-    return [
-        s
-        for s in re.split(
-            r"(?<=[.!?])(?<!\b\d\.)(?<!\b\d\d\.)\s+(?=[A-Z0-9\-*•(\"'“‘])|(?<=[.!?][)\"”’'])\s+(?=[A-Z])", line.strip()
-        )
-        if s
-    ]
+    """A line's sentences: a user may write a whole story on one line, and in a chat start a
+    sentence in lower case ("Theo leaves. all go in")."""
+    pieces = re.split(
+        r"(?<=[.!?])(?<!\b\d\.)(?<!\b\d\d\.)\s+(?=[A-Za-z0-9\-*•(\"'“‘])|(?<=[.!?][)\"”’'])\s+(?=[A-Z])",
+        line.strip(),
+    )
+    out: list[str] = []
+    for piece in pieces:
+        if out and piece[:1].islower() and out[-1].split()[-1].lower() in _ABBREVIATIONS:
+            out[-1] += " " + piece  # "e.g. the box" is one sentence
+        elif piece:
+            out.append(piece)
+    return out
+
+
+_ABBREVIATIONS = frozenset("mr. mrs. ms. dr. st. vs. etc. e.g. i.e. approx. no.".split())
