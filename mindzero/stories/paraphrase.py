@@ -176,7 +176,7 @@ _FILLER = re.compile(
     r"(?:right |just |soon |shortly )?after (?:him|her|them)|at last)\b"
     r"|,?\s*\b(?:without|not) (?:making|moving|doing|touching|disturbing|changing|saying)\b{rest}"
     r"|,?\s*(?:making|moving|doing|touching) (?:no|nothing)\b{rest}"
-    r"|(?:,\s*|\bwith )no (?:movement|movements|move|moves)\b{rest}"
+    r"|(?:,\s*|\bwith )no (?:movement|movements|move|moves|moving)\b{rest}"
     r"|,\s*(?:now )?the (?:last|only) one(?: left| remaining| there)?\s*,"
     r"|,\s*(?:thinking|wondering|hoping|feeling|musing|humming|sighing|smiling|yawning)\b{rest}"
     r"|,?\s*\b(?:alone now|now alone|on (?:his|her|their) own|by (?:himself|herself|themselves)|quite still|"
@@ -184,8 +184,10 @@ _FILLER = re.compile(
     r"|,\s*(?:alone|on (?:his|her) own) in the [\w ]+?,|,\s*changing (?:his|her|their) minds?,"
     r"|,\s*(?:wherever|whatever|whoever) [^,;.]*,"
     r"|,?\s*\bwithout (?:any )?(?:movement|movements|a word|\w+ing)\b{rest}"
-    r"|\b(?:did|does|do) nothing(?: at all)?(?: (?:and|but))?(?= \w)"
-    r"|\b(?:got|gets|get|stood|stands|stand) up and\b".format(
+    r"|\b(?:got|gets|get|stood|stands|stand) up and\b"
+    r"|^(?:in the end|at the end|last of all|first of all|later on|after a while|before long|all of a sudden)\b,?"
+    r"|,?\s*(?:and |so |so that |where |when )?(?:nobody|no one|no-one) else "
+    r"(?:heard|could hear|was listening|knew)(?: (?:it|that|this))?\b".format(
         rest=r"(?:(?!\b(?:and|then|before|after|but|while|once|so)\b)[^,;.()])*"  # up to the next clause
     ),
     re.IGNORECASE,
@@ -272,6 +274,16 @@ def _only_verb(word: str) -> bool:
     return set(lemmas) == {"VERB"} and word in lemmas["VERB"]
 
 
+#: "did nothing": with a verb of staying in the sentence it adds nothing, alone it is staying.
+_DID_NOTHING = re.compile(
+    r"(?:,\s*|\s+and\s+)?\b(?:did|does|do) nothing(?: at all)?\b(?:\s*(?:,|and|but)(?=\s))?", re.IGNORECASE
+)
+
+
+def _stays(text: str) -> bool:
+    return any(_forms().get(w.lower()) in VERBS["stay"] for w in re.findall(r"[A-Za-z]+", text))
+
+
 def _tokens(text: str) -> list[str]:
     text = _unquote(text.replace("’", "'").replace("‘", "'"))
     text = re.sub(r"^\s*(?:[-*•]|\d+[.)]|\(\d+\))\s+", "", text)  # a list item's marker
@@ -280,6 +292,7 @@ def _tokens(text: str) -> list[str]:
     for pattern, repl in _CONTRACTIONS:
         text = pattern.sub(repl, text)
     text = _FILLER.sub(" ", _TIME.sub(" ", text))
+    text = _DID_NOTHING.sub(lambda m: " " if _stays(text) else " waited ", text)
     text = re.sub(r"^\s*(?:and|then|but|so),?\s+", "", text, flags=re.I)  # a sentence cut after "and"
     text = _uninvert(text.strip())
     text = re.sub(
@@ -568,6 +581,7 @@ class _Clause:
             )
             and self.peek(1) == "to"
             and _forms().get(self.peek(2)) not in (None, "be")
+            and not self.peek(2).endswith("ing")  # "went to waiting room": a place, not "went to wait"
             and self.peek(2) not in ("the", "a")
         ):
             self.context.background |= self.peek() == "had"
@@ -674,6 +688,10 @@ def _read_clause(c: _Clause) -> Reading | None:
     if agents is None:
         c.i = start
         return _thing_clause(c)
+    word = c.peek()
+    if len(agents) == 1 and agents[0] not in c.context.agents and re.fullmatch(r"[a-z]+", word):
+        if word not in _forms() and word not in ADVERBS | FUNCTION_WORDS and (read := _capitalised_thing(c, start)):
+            return read  # "Sweet potato is in red box.": no person's name
     who = tuple(agents)
     one = agents[0] if len(agents) == 1 else None
     liking = c.accept(*_LIKING)
@@ -689,8 +707,8 @@ def _read_clause(c: _Clause) -> Reading | None:
         if one and c.accept(*_GONE) and (c.thing() is None) and c.done():
             return ([], who) if one not in c.context.rooms else _leave(c, one)  # "while Ann was away": no event
         room = _here(c, agents[0])
-        if room is None or not c.done():
-            return None
+        if room is None or not c.done() or room in c.context.containers and set(agents) <= c.context.agents:
+            return None  # a person is in a room, never in a container ("And Owen, too." after a thing's place)
         if all(c.context.rooms.get(a) == room for a in agents):
             return [], who  # "while Ann was still there": no event
         if one and one not in c.context.agents:  # "Eggplant is in red bucket": a thing, told without "the"?
@@ -865,6 +883,23 @@ def _thing_clause(c: _Clause) -> Reading | None:
     return ([f"The {obj} is in the {container}."], ()) if c.done() else None
 
 
+def _capitalised_thing(c: _Clause, start: int) -> Reading | None:
+    """A thing's name of several words capitalised at the start of a sentence, told without "the"
+    ("Sweet potato is in red box."): read as "The O is in the C." where :func:`_new_name_or_thing`
+    says the first word names a thing there; anything else is refused."""
+    k = c.i - 1
+    probe = _Clause([*c.t[:k], c.t[k].lower(), *c.t[k + 1 :]], replace(c.context))
+    probe.i = start
+    read = _thing_clause(probe)
+    if read is None:
+        return None
+    container = read[0][0].rsplit(" the ", 1)[1].rstrip(".")
+    if _new_name_or_thing(c.t[k], container, c.context) != "thing":
+        return None
+    c.context.obj = probe.context.obj
+    return read
+
+
 def _leave(c: _Clause, agent: str) -> Reading | None:
     c.accept("from", "out of")
     room = None if c.accept("the room", "room", "it", "there", "here") else _place(c)
@@ -882,6 +917,11 @@ def _motion(c: _Clause, agents: list[str], verb: str = "go") -> Reading | None:
     """ "went into / to / back down into / through to the R" enters R, "came (back) in" the room
     named last; "went out (of the R)", "wandered off" leaves it; "with B (and C)" go too."""
     agents = agents + _companions(c)
+    start = c.i
+    if c.accept("from", "out of") and _place(c, room=True) and c.ahead() in _ENTERING:
+        pass  # "went from the hallway into the workshop": entering the second is leaving the first
+    else:
+        c.i = start
     j = c.i
     while j < len(c.t) and (c.t[j].lower() in _PARTICLES | ADVERBS or c.t[j].lower() in _NUMBERS):
         j += 1  # "went back down into the cellar", "went off together into the laundry", "go all five into"
@@ -1024,7 +1064,7 @@ def _clauses(tokens: list[str]) -> list[list[str]] | None:
             while k < len(low) and low[k] in ADVERBS:
                 k += 1
             into = [n for n, w in enumerate(low[:i]) if w in _DIRECTIONS[:3] + ("in", "inside")]
-            onward = k < len(low) and low[k] in _DIRECTIONS and bool(into) and into[-1] < i - 1  # a destination before
+            onward = _destination_first(low[j:]) and bool(into) and into[-1] < i - 1  # a destination before
             onward |= k < len(low) and low[k] in ("the", "a", "an") and not _has_verb(low[k:])  # "..., then the den"
             if j < len(low) and low[j] != "that" and (_starts_clause(tokens[j:]) or onward):
                 right = _clauses(tokens[j:])
@@ -1082,6 +1122,13 @@ _JOINERS = frozenset(
 _DIRECTIONS = ("to", "into", "onto", "back")
 
 
+def _destination_first(words: list[str]) -> bool:
+    """Whether lower-case words start with a destination: "(then) (back) to / into ...", "back in ..."
+    (a bare "in ..." is a place or a manner: "in secret")."""
+    content = [w for w in words if w not in ADVERBS and w != ","]
+    return bool(content) and (content[0] in _DIRECTIONS or content[0] in ("in", "inside") and "back" in words)
+
+
 def _followed_by(first: list[str], names: list[str]) -> list[list[str]] | None:
     """ "A left the den, followed by B (and C)": B does what A did, after A."""
     c = _Clause(first, Context())
@@ -1096,9 +1143,9 @@ _SEPARATORS = frozenset("; : and then , but so who which whereupon where wherein
 def _complete(words: list[str]) -> bool:
     """Whether words can be a clause before a separator: a verb that is not an auxiliary waiting for
     its participle ("The corn was | then moved ..."), or the move's destination ("back to the box")."""
-    content = [w for w in words if w not in ADVERBS and w != ","]
-    if content and content[0] in _DIRECTIONS:
+    if _destination_first(words):
         return True
+    content = [w for w in words if w not in ADVERBS and w != ","]
     return (
         _has_verb(words)
         and bool(content)
@@ -1223,6 +1270,8 @@ def _says_nothing(tokens: list[str], context: Context) -> bool:
     named = {w.lower() for p in context.places | context.objects for w in p.split("_")}
     if any(t in context.agents or (k > 0 and t[:1].isupper()) for k, t in enumerate(tokens)):
         return False
+    if len(set(low)) == 1 and len(tokens) < 6:
+        return True  # "Plop!", "Skip, skip, skip!": one word, said again, names no one and nowhere
     people = {"he", "she", "they", "him", "her", "them", "everyone", "everybody", "all", "both", "it"}
     lemmas = {_forms().get(w) for w in low}
     return len(low) <= 6 and not (
@@ -1325,8 +1374,7 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
         clause = clause[background:]
         if clause and clause[0] == "__subject__":
             clause = [*subject[:1], *clause[1:]] if len(subject) == 1 else clause[1:]
-        first = next((w.lower() for w in clause if w.lower() not in ADVERBS and w != ","), "")
-        if moved and first in _DIRECTIONS:  # "... and then (back) to the bag (by Bob)"
+        if moved and _destination_first([w.lower() for w in clause]):  # "... and then (back) to the bag (by Bob)"
             mover = [clause[k + 1] for k in range(len(clause) - 1) if clause[k].lower() == "by"]
             clause = [w for w in clause if w not in mover and w.lower() != "by"]
             clause = [mover[0] if mover else moved[0], "moved", "the", moved[1], *clause]
@@ -1339,10 +1387,8 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
         if predicate and (doer := _ellipsis(clause)):  # "..., and then Mila does too", "and so is the onion"
             if "same" in (w.lower() for w in clause) and len(clauses) > 1:
                 return None  # "Ella does the same (...) and exits": the same as which of the clauses before?
-            if clause == doer and (
-                index == 0 and len(clauses) > 1 or len(clauses) == 1 and not set(doer) <= context.agents
-            ):
-                return None  # "Plop!", "Satisfied at last, she ...": a word alone says again only after a clause
+            if clause == doer and (index == 0 or len(clauses) == 1):
+                return None  # "Owen!", "Satisfied at last, she ...": a word alone says again only after a clause
             clause = [*doer, *predicate]
         here = replace(context, subject=subject, obj=obj, mentioned=mentioned - set(subject), holding=holding,
                        room=room, background=background, rooms=rooms)  # fmt: skip
