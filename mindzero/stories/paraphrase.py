@@ -185,6 +185,7 @@ _FILLER = re.compile(
     r"|,\s*(?:wherever|whatever|whoever) [^,;.]*,"
     r"|,?\s*\bwithout (?:any )?(?:movement|movements|a word|\w+ing)\b{rest}"
     r"|\b(?:got|gets|get|stood|stands|stand) up and\b"
+    r"|,?\s*\b(?:side by side|hand in hand|one by one|one after (?:another|the other))\b"
     r"|^(?:in the end|at the end|last of all|first of all|later on|after a while|before long|all of a sudden)\b,?"
     r"|,?\s*(?:and |so |so that |where |when )?(?:nobody|no one|no-one) else "
     r"(?:heard|could hear|was listening|knew)(?: (?:it|that|this))?\b".format(
@@ -204,6 +205,10 @@ _NAMED_GROUP = re.compile(
     rf"\b(?:(?:all|the|both|every one|everyone|everybody)\s*)?(?:\w+ ?)?(?:of them ?)?\({_NAMES_LIST}\)"  # (A, B and C)
     rf"|\b(?:all|both|the)(?: \w+)?(?: of them)?, {_NAMES_LIST},",  # "All five, A, B and C, went"
     re.IGNORECASE,
+)
+#: "all five go into the den: A, B, C, D and E." -> "A, B, C, D and E go into the den."
+_GROUP_NAMED_AFTER = re.compile(
+    rf"\b(?:all|both|the)(?: \w+)?(?: of them)? (?P<said>[^:]*): (?P<names>{_NAMES_LIST[1:-1]})\W*$", re.IGNORECASE
 )
 
 
@@ -231,10 +236,11 @@ def _unquote(text: str) -> str:
 
 _GO = r"(?i:go|goes|went|come|comes|came|enter|enters|entered|run|runs|ran|walk|walks|walked|skip|skips|march)"
 _WHERE = (
-    r"(?i:(?:back |down |up )?(?:out of|into|in|inside) the [a-z][\w ]*?"
-    r"|(?:back |down |up )?(?:out|in|off|away|inside)|back)"
+    r"(?i:(?:(?:back|down|up) )*(?:out of|into|in|inside) the [a-z][\w ]*?"
+    r"|(?:(?:back|down|up) )*(?:out|in|off|away|inside)|back)"
 )
-_WHO = r"(?:[A-Z][a-z]+(?:(?:,| and|, and) [A-Z][a-z]+)*|he|she|they(?: all)?|the [a-z]+(?: [a-z]+)?(?=[.!,]|$))"
+_NAMES = r"[A-Z][a-z]+(?:(?:,| and|, and) [A-Z][a-z]+)*"
+_WHO = rf"(?:{_NAMES}|he|she|they(?: all)?|the [a-z]+(?: [a-z]+)?(?=[.!,]|$))"
 #: Inverted word order, as picture books and second-language writers put it: "Out goes Owen.", "In go
 #: Lucas and Noah.", "Into the den they go.", "Now go A, B and C into the hall.", "In the den enter A and B."
 _PRE = r"^(?P<pre>(?i:(?:(?:and|then|now|later|next|so),? )*))"
@@ -244,6 +250,8 @@ _INVERTED = tuple(
         (rf"(?P<where>{_WHERE}) (?P<verb>{_GO}) (?P<who>{_WHO})", "{pre}{who} {verb} {where}"),  # "Out goes Owen."
         (rf"(?P<where>{_WHERE}) (?P<who>{_WHO}) (?P<verb>{_GO})", "{pre}{who} {verb} {where}"),  # "In they go."
         (rf"(?P<verb>{_GO}) (?P<who>{_WHO})", "{pre}{who} {verb}"),  # "Now go A and B into the hall."
+        (rf"(?P<where>{_WHERE}) (?P<verb>is|are|was|were) (?P<who>{_NAMES})", "{pre}{who} {verb} {where}"),
+        # "Back in the cellar is Ava." (names only: "In the box is the pear" is not inverted)
     )
 )
 
@@ -312,6 +320,7 @@ def _tokens(text: str) -> list[str]:
         flags=re.I,
     )
     text = _NAMED_GROUP.sub(lambda m: m.group(1) or m.group(2), text)  # "all five of them (A, B and C)"
+    text = _GROUP_NAMED_AFTER.sub(lambda m: f"{m['names']} {m['said']}", text)
     tokens = re.findall(r"[A-Za-z][A-Za-z0-9_-]*(?:'s|')?|[,;:()]|\b[2-9]\b", text)  # "all 3 go in"
     return [t for t in tokens if not _manner_adverb(t.lower())]
 
@@ -1063,7 +1072,11 @@ def _clauses(tokens: list[str]) -> list[list[str]] | None:
             k = j
             while k < len(low) and low[k] in ADVERBS:
                 k += 1
-            into = [n for n, w in enumerate(low[:i]) if w in _DIRECTIONS[:3] + ("in", "inside")]
+            into = [  # a destination named before ("go in, all together, into the den" names one)
+                n
+                for n, w in enumerate(low[:i])
+                if w in _DIRECTIONS[:3] + ("in", "inside") and n + 1 < i and low[n + 1] not in ADVERBS | {","}
+            ]
             onward = _destination_first(low[j:]) and bool(into) and into[-1] < i - 1  # a destination before
             onward |= k < len(low) and low[k] in ("the", "a", "an") and not _has_verb(low[k:])  # "..., then the den"
             if j < len(low) and low[j] != "that" and (_starts_clause(tokens[j:]) or onward):

@@ -161,6 +161,12 @@ def events(text: str) -> list:
         ("Mara, Theo and Ines went to waiting room.", [Enter(("Mara", "Theo", "Ines"), "waiting_room")]),
         ("Socket wrench is in blue crate.", [ObjectAt("socket_wrench", "blue_crate")]),
         ("Plop! Skip, skip, skip!", []),  # sounds
+        # a picture book's inverted order, names after a colon, "side by side"
+        ("In go Mara and Ines, all together, into the attic.", [Enter(("Mara", "Ines"), "attic")]),
+        ("In come Mara and Ines, into the attic, side by side.", [Enter(("Mara", "Ines"), "attic")]),
+        ("Theo leaves. Back up into the garage goes Theo.", [Exit("Theo", "garage"), Enter(("Theo",), "garage")]),
+        ("Theo leaves. Back in the garage is Theo.", [Exit("Theo", "garage"), IsIn("Theo", "garage")]),
+        ("And then all three go into the attic: Mara, Theo and Ines.", [Enter(("Mara", "Theo", "Ines"), "attic")]),
     ],
 )  # fmt: skip
 def test_a_wording_is_read_as_the_events_it_means(text: str, expected: list | None) -> None:
