@@ -35,7 +35,7 @@ VERBS: dict[str, tuple[str, ...]] = {
         "motion": "go walk come step head wander pop run stroll hurry rush dash stride march return proceed arrive "
         "get move hop nip duck sneak slip venture pass race jog skip make rejoin join reenter end follow drift",
         "enter": "enter reenter re-enter",
-        "leave": "exit leave depart quit vacate vanish disappear withdraw retreat",
+        "leave": "exit leave depart quit vacate vanish disappear withdraw retreat bail scram",
         "place": "move put place transfer relocate shift stash tuck stick drop hide pop toss slip stuff shove set "
         "lay throw chuck store bring carry deposit plop leave return switch sneak squirrel dump lodge rehome keep",
         "take": "take grab pick remove fetch lift pull retrieve snatch collect get",  # "get" is also motion
@@ -110,6 +110,8 @@ _CONTRACTIONS = (
     (re.compile(r"\b(he|she|it|there|that|where|who|what)'s\b", re.I), r"\1 is"),
     (re.compile(r"\b(they|we|you)'re\b", re.I), r"\1 are"),
     (re.compile(r"\b(\w+)n't\b", re.I), r"\1 not"),
+    (re.compile(r"\b(did|does|do|was|is|were|are|has|have|had|could|would|should)nt\b", re.I), r"\1 not"),  # "didnt"
+    (re.compile(r"\b(she|he|they)(s|re)\b(?=\s+(?:in|at|inside|back|still|now|gone|out))", re.I), r"\1 is"),
     (re.compile(r"\b(\w+)'ll\b", re.I), r"\1 will"),
     (re.compile(r"\b(\w+)'d\b", re.I), r"\1 would"),
     (re.compile(r"\b(\w+)'ve\b", re.I), r"\1 have"),
@@ -120,6 +122,7 @@ _CONTRACTIONS = (
     (re.compile(r"\bw/", re.I), "with "),
     (re.compile(r"\b(?:bc|b/c|cuz|coz|cos)\b", re.I), "because"),
     (re.compile(r"\babt\b", re.I), "about"),
+    (re.compile(r"(?<![\w'])r(?![\w'])"), "are"),
     (re.compile(r"\bthru\b", re.I), "through"),
 )
 _NEGATION = frozenset("not never no nothing nobody without".split())
@@ -676,7 +679,7 @@ def _location_clause(c: _Clause) -> tuple[str, str] | None:
 Reading = tuple[list[str], tuple[str, ...]]  # template sentences, and the agents they are about
 
 #: Verb phrases that leave the room with nothing after them ("took off", "was gone", "is out of there").
-_GONE = ("gone", "off", "out of there", "out", "away", "out of here")
+_GONE = ("gone", "off", "out of there", "out", "away", "out of here", "outside")
 
 
 def _read_clause(c: _Clause) -> Reading | None:
@@ -812,7 +815,7 @@ _DISTRACTORS = {
     "lost his": "lose",
 }
 #: Words after a verb of going or placing that make it going (not placing): "moved to the hall".
-_MOTION_WORDS = tuple("on onto into in to inside back over out off away through towards toward from".split())
+_MOTION_WORDS = tuple("on onto into in to inside back over out off away through towards toward from outside".split())
 
 
 #: Colours name Hi-ToM's containers ("the red bucket"), never its rooms.
@@ -945,7 +948,7 @@ def _motion(c: _Clause, agents: list[str], verb: str = "go") -> Reading | None:
         return ([f"{_join(agents)} entered the {c.context.room}."], tuple(agents)) if c.context.room else None
     if c.done() and verb in _ARRIVING:
         return None  # "Ann came back.": back where? (refused, not guessed)
-    if c.done() or c.accept("out of", "out from", "out", "away from", "away", "off", "from"):
+    if c.done() or c.accept("out of", "out from", "outside of", "out", "outside", "away from", "away", "off", "from"):
         return _leave(c, agents[0]) if len(agents) == 1 else None
     if c.accept("up in", "on to", "on into", "through into", "through to", "inside of", "in to", *_ENTERING) is None:
         return None

@@ -148,6 +148,9 @@ def events(text: str) -> list:
         ("all 3 go to the attic", [Enter(("Mara", "Theo", "Ines"), "attic")]),
         ("Theo leaves. all go to the attic", None),  # all of whom? (it was read as Theo, the one before)
         ("Theo hangs in the garage for like a minute", [Stay("Theo", "garage")]),
+        ("Mara didnt touch the wrench n Theo bails", [Exit("Theo", "garage")]),
+        ("Theo went outside.", [Exit("Theo", "garage")]),
+        ("Theo n Ines r in the attic", [Enter(("Theo", "Ines"), "attic")]),
         # the teacher's and the note-taker's habits
         ("In the end, Theo left the garage.", [Exit("Theo", "garage")]),
         ("Later on, Theo went from the garage into the attic.", [Enter(("Theo",), "attic")]),
