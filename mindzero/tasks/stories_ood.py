@@ -7,6 +7,10 @@ moved), and the true-belief controls ``present_protagonist`` (the protagonist wa
 protagonist afterwards). Each story lists its prose sentences (what a model reads) and one Hi-ToM
 event per sentence (what the DEL engine labels), so gold answers and per-step labels come from the
 engine, never from hand-typed answers. Three questions per story: orders 0, 1 and 2.
+
+:func:`load_own_words_questions` reads any stories in a user's own words (``{"id", "text",
+"questions"}`` per line, as ``benchmarks/data/story_reworded/`` holds them) through the story reader:
+the model is shown the events the reader found, in the templates' words, and the engine labels them.
 """
 
 from __future__ import annotations
@@ -17,9 +21,9 @@ from pathlib import Path
 from mindzero.core.errors import UserError, clip
 from mindzero.core.results import iter_jsonl
 from mindzero.pbm.data import BeliefQuestion
-from mindzero.stories.events import parse_question
+from mindzero.stories.events import parse_question, read_question, read_story, story_context
 from mindzero.stories.semantics import engine_labels
-from mindzero.stories.templates import parse_line
+from mindzero.stories.templates import Move, ObjectAt, PrivateTell, PublicClaim, parse_line
 
 #: The fields of an OOD story line.
 STORY_FIELDS = {
@@ -77,3 +81,47 @@ def load_ood_questions(path: str | Path | None = None, semantics: str = "hitom")
                 )
             )
     return out
+
+
+#: The fields of a story in own words.
+OWN_WORDS_FIELDS = {"id": str, "text": str, "questions": list}
+
+
+def load_own_words_questions(path: str | Path, semantics: str = "hitom") -> tuple[list[BeliefQuestion], list[str]]:
+    """Every question of every story the reader reads whole, labelled by the engine, and the ids of
+    the stories it refused (a story with an unread sentence or question is left out, never guessed)."""
+    out, refused = [], []
+    for n, row in iter_jsonl(path, OWN_WORDS_FIELDS):
+        try:
+            story = read_story(row["text"])
+            context = story_context(story)
+            questions = [(text, read_question(text, context=context)) for text in row["questions"]]
+        except UserError:
+            refused.append(row["id"])
+            continue
+        events = tuple(story.events)
+        containers = tuple(
+            dict.fromkeys(e.container for e in events if isinstance(e, ObjectAt | Move | PublicClaim | PrivateTell))
+        )
+        for k, (text, question) in enumerate(questions):
+            try:
+                labels = engine_labels(list(events), question, semantics)
+            except UserError as err:
+                raise UserError(f"{path}:{n}: {err}") from None
+            out.append(
+                BeliefQuestion(
+                    id=f"{row['id']}-q{k}",
+                    story_id=row["id"],
+                    order=question.order,
+                    lines=tuple(e.render() for e in events),
+                    events=events,
+                    question=question,
+                    question_text=text,
+                    containers=containers,
+                    labels=tuple(labels),
+                    answer=labels[-1],
+                    meta={"text": row["text"]},
+                    semantics=semantics,
+                )
+            )
+    return out, refused

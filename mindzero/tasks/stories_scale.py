@@ -49,9 +49,9 @@ from mindzero.stories.generator import generate_stories
 from mindzero.stories.hitom import HITOM_URL, load_hitom
 from mindzero.stories.semantics import SEMANTICS
 from mindzero.stories.traces import check_trace, normalise
-from mindzero.tasks.stories_ood import load_ood_questions
+from mindzero.tasks.stories_ood import load_ood_questions, load_own_words_questions
 
-DATASETS = ("hitom", "ood", "generated")
+DATASETS = ("hitom", "ood", "generated", "own-words")
 
 
 @dataclass
@@ -60,12 +60,19 @@ class ScaleEvalConfig(EndpointOptions):
 
     data: str = field(
         default="hitom",
-        metadata={"help": "hitom (one-chapter CoT) | ood (hand-written) | generated", "choices": DATASETS},
+        metadata={
+            "help": "hitom (one-chapter CoT) | ood (hand-written) | generated | own-words (--own-words FILE)",
+            "choices": DATASETS,
+        },
     )
     hitom: str | None = field(
         default=None, metadata={"help": f"path to the official Hi-ToM_data.json (data=hitom; from {HITOM_URL})"}
     )
     ood: str | None = field(default=None, metadata={"help": "OOD stories JSONL (default: the shipped set)"})
+    own_words: str | None = field(
+        default=None,
+        metadata={"help": "stories in own words, JSONL of {id, text, questions} (data=own-words; read by the reader)"},
+    )
     stories: int = field(
         default=20, metadata={"help": "generated stories (data=generated), 5 questions each", "ge": 1, "le": 100_000}
     )
@@ -130,6 +137,16 @@ def load_questions(config: ScaleEvalConfig) -> list[BeliefQuestion]:
         questions = questions_from_hitom(load_hitom(config.hitom), config.semantics)
     elif config.data == "ood":
         questions = load_ood_questions(config.ood, config.semantics)
+    elif config.data == "own-words":
+        if config.own_words is None:
+            raise UserError("--data own-words needs --own-words FILE (JSONL of {id, text, questions})")
+        questions, refused = load_own_words_questions(config.own_words, config.semantics)
+        stories = len({q.story_id for q in questions})
+        print(f"own words: {stories} of {stories + len(refused)} stories read whole, {len(questions)} questions")
+        if refused:
+            print(f"  refused (an unread sentence or question): {', '.join(refused)}")
+        if not questions:
+            raise UserError(f"{config.own_words}: the reader read no story whole (`mindzero stories ask` says why)")
     else:
         stories = generate_stories(config.stories, config.seed, tuple(config.lengths), semantics=config.semantics)
         questions = list(questions_from_stories(stories, config.semantics))

@@ -148,3 +148,31 @@ def test_semantics_option_labels_the_questions(tmp_path) -> None:
     dl, del_results = answers("del")
     assert hitom_results["config"]["semantics"] == "hitom" and del_results["config"]["semantics"] == "del"
     assert len(hitom) == len(dl) == 100 and 0 < sum(a != b for a, b in zip(hitom, dl)) < 20
+
+
+def test_stories_in_own_words_are_read_labelled_and_searched(tmp_path, capsys) -> None:
+    """``--data own-words``: each story the reader reads whole becomes questions over the events it
+    read (shown in the templates' words, labelled by the engine); a story with an unread sentence is
+    left out and named, never guessed."""
+    from mindzero.tasks.stories_ood import load_own_words_questions
+
+    rows = [
+        {
+            "id": "kitchen",
+            "text": "Ann and Bob are in the kitchen. The pear's in the red box. Bob heads out. "
+            "Ann pops the pear into the blue crate.",
+            "questions": ["Where's the pear really?", "Where will Bob look for the pear?"],
+        },
+        {"id": "unread", "text": "Ann and Bob are in the den. Ann juggles the pear.", "questions": ["Where is it?"]},
+    ]
+    path = tmp_path / "own.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    questions, refused = load_own_words_questions(path)
+    assert refused == ["unread"]
+    assert [(q.order, q.answer) for q in questions] == [(0, "blue_crate"), (1, "red_box")]
+    assert questions[0].lines[-1] == "Ann moved the pear to the blue_crate."
+    assert questions[0].containers == ("red_box", "blue_crate")
+    args = ["stories", "scale-eval", "--data", "own-words", "--own-words", str(path), "--trials", "2", "--ns", "1,4"]
+    assert main([*args, "--out", str(tmp_path / "run")]) == 0
+    assert "1 of 2 stories read whole, 2 questions" in capsys.readouterr().out
+    assert main(["stories", "scale-eval", "--data", "own-words", "--out", str(tmp_path / "none")]) == 2
