@@ -42,7 +42,7 @@ def test_layout_text_roundtrip_and_coordinates():
 @pytest.mark.parametrize(
     "text, fragment",
     [
-        (LAYOUT_TEXT.replace("H...1", "H..x1"), "line 3, column 4"),
+        (LAYOUT_TEXT.replace("H...1", "H..?1"), "line 3, column 4"),
         (LAYOUT_TEXT.replace("..#..", "..#."), "line 4, column 5"),
         (LAYOUT_TEXT.replace("2: green star", "2: mauve star"), "line 9, column 4: unknown color"),
         (LAYOUT_TEXT.replace("2: green star", "2: green blob"), "unknown shape"),
@@ -52,6 +52,25 @@ def test_layout_text_roundtrip_and_coordinates():
 def test_malformed_layout_names_line_and_column(text, fragment):
     with pytest.raises(UserError, match=fragment):
         parse_layout(text)
+
+
+def test_layouts_as_people_write_them_read_as_the_canonical_text():
+    """Cells spaced apart, X for an obstacle, lower-case h / p, and legend lines with another
+    separator, an article, capitals, a plural or "grey" are the same layout."""
+    written = """\
+. . . . .
+. X 0 X .
+h . . . 1
+. . # . .
+p . 2 . .
+
+0 - a Red Square.
+1) blue circles
+2 = the grey star
+"""
+    assert parse_layout(written).to_text() == LAYOUT_TEXT.replace("green star", "gray star")
+    with pytest.raises(UserError, match="line 7, column 7: unknown color"):
+        parse_layout(written.replace("Red", "Mauve"))
 
 
 def test_generator_invariants_and_impossible_config():

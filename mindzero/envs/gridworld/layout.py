@@ -11,6 +11,7 @@ first; ``.`` free, ``#`` obstacle, ``H`` human start, ``P`` helper start, ``0``â
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -201,8 +202,22 @@ class Layout:
         return "\n".join(rows) + "\n\n" + "\n".join(legend) + "\n"
 
 
+#: What a person may write for a cell besides the canonical ``.``, ``#``, ``H``, ``P``: an
+#: obstacle as ``X``, the human and helper in lower case, an empty cell as ``_``.
+_CELL_SPELLINGS = {"X": "#", "x": "#", "h": "H", "p": "P", "_": "."}
+#: A legend line: "0: red square", "0 - a Red Square.", "1) blue circles", "2 = the grey star".
+_LEGEND = re.compile(r"^(\d+)\s*[:=)\-â€“.]\s*(?:(?:a|an|the)\s+)?([A-Za-z]+)\s+([A-Za-z]+)\s*[.,;]?$")
+
+
+def _spaced(rows: list[str]) -> bool:
+    """Whether grid rows are written with a space between cells ("H . . 0")."""
+    return all(len(r) % 2 == 1 and set(r[1::2]) == {" "} for r in rows) and any(len(r) > 1 for r in rows)
+
+
 def parse_layout(text: str, name: str = "") -> Layout:
-    """Parse the text format; errors name the 1-based line and column."""
+    """Parse the text format; errors name the 1-based line and column. Also read: cells spaced
+    apart ("H . . 0"), ``X`` for an obstacle, ``h`` / ``p``, ``_`` for empty; legend lines as
+    "0 - a Red Square." or "1) blue circles" (one colour and one shape, any case)."""
     where = f"{name}: " if name else ""
     lines = text.splitlines()
     grid_lines: list[str] = []
@@ -212,6 +227,9 @@ def parse_layout(text: str, name: str = "") -> Layout:
         i += 1
     if not grid_lines:
         raise UserError(f"{where}line 1, column 1: empty layout (expected grid rows)")
+    if _spaced(grid_lines):
+        grid_lines = [r[::2] for r in grid_lines]
+    grid_lines = ["".join(_CELL_SPELLINGS.get(ch, ch) for ch in r) for r in grid_lines]
     width, height = len(grid_lines[0]), len(grid_lines)
     obstacles, human, helper = set(), None, None
     object_at: dict[int, tuple[int, int]] = {}
@@ -242,17 +260,18 @@ def parse_layout(text: str, name: str = "") -> Layout:
         line = lines[line_no].strip()
         if not line:
             continue
-        key, sep, desc = line.partition(":")
-        words = desc.split()
-        if not sep or not key.strip().isdigit() or len(words) != 2:
+        m = _LEGEND.match(line)
+        if m is None:
             raise UserError(
                 f"{where}line {line_no + 1}, column 1: expected '<digit>: <color> <shape>', got {clip(line)!r}"
             )
-        k = int(key)
+        k, color, shape = int(m[1]), m[2].lower(), m[3].lower()
+        color = "gray" if color == "grey" else color
+        shape = shape[:-1] if shape.endswith("s") and shape[:-1] in SHAPES else shape  # "blue circles"
         try:
-            legend[k] = GridObject(words[0], words[1])
+            legend[k] = GridObject(color, shape)
         except UserError as err:
-            raise UserError(f"{where}line {line_no + 1}, column {len(key) + 3}: {err}") from None
+            raise UserError(f"{where}line {line_no + 1}, column {m.start(2) + 1}: {err}") from None
     if sorted(object_at) != list(range(len(object_at))) or set(legend) != set(object_at):
         raise UserError(
             f"{where}line {i + 2}, column 1: objects in the grid {sorted(object_at)} and the legend "
