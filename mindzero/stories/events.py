@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from mindzero.core.errors import UserError, clip
 from mindzero.stories.paraphrase import Context, read_sentence, sentences
 from mindzero.stories.paraphrase import read_question as _question_in_words
-from mindzero.stories.templates import NAME, THING, Event, move_people, parse_line
+from mindzero.stories.templates import NAME, THING, Event, Exit, move_people, parse_line
 
 _NUMBERED = re.compile(r"^\s*(\d+)\s+(.*\S)\s*$")
 
@@ -116,6 +116,7 @@ def story_context(story: StoryText) -> Context:
         predicate=story.predicate,
         holding=story.holding,
         group=next((e.agents for e in reversed(story.events) if len(getattr(e, "agents", ())) > 1), ()),
+        left={e.agent: e.room for e in story.events if isinstance(e, Exit)},
     )  # fmt: skip
 
 

@@ -163,6 +163,7 @@ class Context:
     background: bool = False  # "after Ann had left, ...": a state that may already hold, then no event
     predicate: tuple[str, ...] = ()  # what the last clause said of its subject: "Mila does too" says it again
     group: tuple[str, ...] = ()  # the last people named together: whom "they", "all of them" mean
+    left: dict[str, str] = field(default_factory=dict)  # the room each agent left last: where "came back" goes
 
 
 def _one_name(words: list[str]) -> str:
@@ -781,7 +782,7 @@ def _read_clause(c: _Clause) -> Reading | None:
     if verb == "follow" and c.names() is None:  # "follows her into the study"
         return None
     if verb in VERBS["motion"] and (
-        one is None or c.ahead() in _MOTION_WORDS + tuple(_PARTICLES) or verb == "go" and c.done()
+        one is None or c.ahead() in _MOTION_WORDS + tuple(_PARTICLES) or verb in ("go", *_ARRIVING) and c.done()
     ):
         return _motion(c, agents, verb)
     if verb in VERBS["place"] and one:
@@ -946,8 +947,12 @@ def _motion(c: _Clause, agents: list[str], verb: str = "go") -> Reading | None:
         c.i = k
     if c.peek() in ("in", "inside") and all(t.lower() in ADVERBS or t == "," for t in c.t[c.i + 1 :]):  # "went in"
         return ([f"{_join(agents)} entered the {c.context.room}."], tuple(agents)) if c.context.room else None
-    if c.done() and verb in _ARRIVING:
-        return None  # "Ann came back.": back where? (refused, not guessed)
+    if c.done() and verb in _ARRIVING:  # "Ann came back.": to the room she left, if she is in none
+        one = agents[0] if len(agents) == 1 else None
+        back = "back" in (w.lower() for w in c.t) or verb == "return"
+        if not back or one is None or one in c.context.rooms or one not in c.context.left:
+            return None  # back where? (refused, not guessed)
+        return [f"{one} entered the {c.context.left[one]}."], (one,)
     if c.done() or c.accept("out of", "out from", "outside of", "out", "outside", "away from", "away", "off", "from"):
         return _leave(c, agents[0]) if len(agents) == 1 else None
     if c.accept("up in", "on to", "on into", "through into", "through to", "inside of", "in to", *_ENTERING) is None:
@@ -1232,7 +1237,14 @@ def _unknown_verb_at(low: list[str], j: int) -> bool:
     k = j + 1
     while k < len(low) and low[k] in ("up", "down", "back", "over"):
         k += 1
-    return low[j].isalpha() and low[j] not in FUNCTION_WORDS and k < len(low) and low[k] in ("out", "into")
+    after_article = j > 0 and low[j - 1] in _DETERMINERS  # "the ball into the basket": a thing
+    return (
+        low[j].isalpha()
+        and low[j] not in FUNCTION_WORDS
+        and not after_article
+        and k < len(low)
+        and low[k] in ("out", "into")
+    )
 
 
 #: Verbs that make events: an aside in brackets with one of them is not skipped but refused.

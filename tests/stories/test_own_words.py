@@ -164,6 +164,15 @@ def events(text: str) -> list:
         ("Mara, Theo and Ines went to waiting room.", [Enter(("Mara", "Theo", "Ines"), "waiting_room")]),
         ("Socket wrench is in blue crate.", [ObjectAt("socket_wrench", "blue_crate")]),
         ("Plop! Skip, skip, skip!", []),  # sounds
+        # coming back is to the room one left; two objects moved in one sentence
+        (
+            "Theo leaves. Mara goes to the attic. Theo comes back.",
+            [Exit("Theo", "garage"), Enter(("Mara",), "attic"), Enter(("Theo",), "garage")],
+        ),
+        (
+            "Mara moves the wrench into the blue crate and the hammer into the red toolbox.",
+            [Move("Mara", "wrench", "blue_crate"), Move("Mara", "hammer", "red_toolbox")],
+        ),
         # a picture book's inverted order, names after a colon, "side by side"
         ("In go Mara and Ines, all together, into the attic.", [Enter(("Mara", "Ines"), "attic")]),
         ("In come Mara and Ines, into the attic, side by side.", [Enter(("Mara", "Ines"), "attic")]),
