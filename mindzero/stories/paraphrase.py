@@ -63,7 +63,7 @@ ADVERBS = frozenset(
     "secretly privately publicly openly loudly aloud currently afterwards afterward meanwhile first "
     "subsequently thereafter shortly directly simply actually really even gently hastily too likewise "
     "however lastly anyway together herself himself themselves present all both very either always rather "
-    "almost yet itself tho rn lol btw haha lmao smh omg tbh imo ngl fr idk".split()  # the last a chat's
+    "yet itself tho rn lol btw haha lmao smh omg tbh imo ngl fr idk".split()  # the last a chat's
 )
 #: Words that mark a claim as heard by everyone present, or by the listener alone.
 PUBLIC = frozenset("publicly openly aloud loudly everyone everybody all others group room".split())
@@ -113,6 +113,10 @@ _CONTRACTIONS = (
     (re.compile(r"\b(did|does|do|was|is|were|are|has|have|had|could|would|should)nt\b", re.I), r"\1 not"),  # "didnt"
     (re.compile(r"\b(she|he|they)(s|re)\b(?=\s+(?:in|at|inside|back|still|now|gone|out))", re.I), r"\1 is"),
     (re.compile(r"\b(\w+)'ll\b", re.I), r"\1 will"),
+    (
+        re.compile(r"\b(\w+)'d (?=\w+ed\b|(?:left|gone|put|taken|been|seen|come|got|gotten|hidden|lost|set)\b)", re.I),
+        r"\1 had ",
+    ),
     (re.compile(r"\b(\w+)'d\b", re.I), r"\1 would"),
     (re.compile(r"\b(\w+)'ve\b", re.I), r"\1 have"),
     # a chat's shorthand: "n" / "&" and, "w/" with, "bc" because, "abt" about, "thru" through
@@ -176,7 +180,8 @@ _FILLER = re.compile(
     r"^(?:(?:okay|ok|so|well|alright|oh no|oh|uh oh|anyway|right|now then)\b[,!]?\s*)+"
     r"|\b(?:lol|btw|haha|by the way|not that it matters|as well|as usual|for (?:his|her|their) part|of course|"
     r"in turn|from there|ugh|argh|apparently|just so you know|this time|"
-    r"right away|straight away|at once|poor(?= [A-Z])|in the meantime|once more|once again|by contrast|"
+    r"right away|straight away|(?:almost |nearly )?at once|almost immediately|poor(?= [A-Z])|in the meantime|"
+    r"once more|once again|by contrast|"
     r"(?:right |just |soon |shortly )?after (?:him|her|them)|at last)\b"
     r"|,?\s*\b(?:without|not) (?:making|moving|doing|touching|disturbing|changing|saying)\b{rest}"
     r"|,?\s*(?:making|moving|doing|touching) (?:no|nothing)\b{rest}"
@@ -339,6 +344,15 @@ def _adverb_not_noun(word: str) -> bool:
     return "ADV" in kinds and "NOUN" not in kinds
 
 
+@cache
+def _comparative(word: str) -> bool:
+    """A comparative adverb ("closer", "nearer", "further"): how far, never a thing's name."""
+    from lemminflect import getAllLemmas  # noqa: PLC0415
+
+    adverb = getAllLemmas(word).get("ADV", ())
+    return bool(adverb) and word not in adverb
+
+
 def _trailing_adverb(word: str) -> bool:
     """An adverb after a clause's last complement that says no direction ("only", "instead")."""
     return _adverb_not_noun(word) and word not in FUNCTION_WORDS | _PARTICLES | set(_MOTION_WORDS) | _NOT_TRAILING
@@ -351,8 +365,9 @@ _NOT_TRAILING = frozenset("here there home not never upstairs downstairs outdoor
 @cache
 def _manner_adverb(word: str) -> bool:
     """An "-ly" word that is only an adverb ("patiently", "happily"): how, not what; dropped. Those
-    that say who heard a claim ("privately", "publicly", "only") are kept."""
-    if not word.endswith("ly") or word in PUBLIC | PRIVATE:
+    that say who heard a claim ("privately", "publicly", "only") or that it did not happen ("nearly")
+    are kept."""
+    if not word.endswith("ly") or word in PUBLIC | PRIVATE | _UNREAL:
         return False
     from lemminflect import getAllLemmas  # noqa: PLC0415
 
@@ -543,8 +558,8 @@ class _Clause:
             if not words and owner is None and self.t[self.i - 1].lower() == "to" and _only_verb(low):
                 break  # "went to get a coffee": an infinitive, not a place called "get"
             if not words and owner is None and self.t[self.i - 1].lower() not in _DETERMINERS:
-                if low in _forms() and self.peek(1) in _MOTION_WORDS:
-                    break  # "leaves all go to the attic": a verb of the next clause, not a thing "go"
+                if low in _forms() and self.peek(1) in _MOTION_WORDS or _comparative(low):
+                    break  # "leaves all go to the attic", "moved closer to": no thing "go", "closer"
             if (
                 not re.fullmatch(r"[a-z][a-z0-9_-]*", low)
                 or low in FUNCTION_WORDS | ADVERBS | _STATE_WORDS | _PARTICLES
@@ -685,6 +700,8 @@ _GONE = ("gone", "off", "out of there", "out", "away", "out of here", "outside")
 
 def _read_clause(c: _Clause) -> Reading | None:
     """A clause as template sentences, and the agents it is about; None when it cannot be read."""
+    if _unreal([w.lower() for w in c.t]):
+        return None
     c.skip_adverbs()
     if c.accept("there"):  # "There is a pear (sitting) in the box."
         if _forms().get(c.peek()) != "be":
@@ -894,6 +911,19 @@ def _thing_clause(c: _Clause) -> Reading | None:
         ok = mover is not None and len(mover) == 1 and c.done()
         return ([f"{mover[0]} moved the {obj} to the {container}."], tuple(mover)) if ok else None
     return ([f"The {obj} is in the {container}."], ()) if c.done() else None
+
+
+#: Words that make a clause tell what did not (or may not) happen: "almost left", "would have moved".
+_UNREAL = frozenset("almost nearly would could might should must may".split())
+
+
+def _unreal(low: list[str]) -> bool:
+    """Whether a clause tells a near miss, a possibility or an intention ("was going to leave",
+    "is about to move it"): no event, and not one to skip either."""
+    if _UNREAL & set(low) and not _NEGATION & set(low):  # "could not make up her mind": nothing happens
+        return True
+    intention = (["going", "to"], ["about", "to"])
+    return any(low[k : k + 2] in intention and _forms().get(low[k + 2]) == low[k + 2] for k in range(len(low) - 2))
 
 
 def _capitalised_thing(c: _Clause, start: int) -> Reading | None:

@@ -164,6 +164,9 @@ def events(text: str) -> list:
         ("Mara, Theo and Ines went to waiting room.", [Enter(("Mara", "Theo", "Ines"), "waiting_room")]),
         ("Socket wrench is in blue crate.", [ObjectAt("socket_wrench", "blue_crate")]),
         ("Plop! Skip, skip, skip!", []),  # sounds
+        ("Theo left the garage almost at once.", [Exit("Theo", "garage")]),
+        ("Theo could not make up his mind.", []),
+        ("Theo is going to the attic.", [Enter(("Theo",), "attic")]),
         # coming back is to the room one left; two objects moved in one sentence
         (
             "Theo leaves. Mara goes to the attic. Theo comes back.",
@@ -279,6 +282,13 @@ def test_a_capitalised_thing_is_told_from_a_new_person() -> None:
         "Theo came back.",  # back where? (before: read as leaving)
         "Theo dances in the attic.",  # a verb not known, somewhere he is not
         "Mara moves the wrench to the blue crate, after she leaves the garage.",  # afterwards, or before?
+        # what did not happen, or may: refused, never read as the event it names
+        "Theo almost left the garage.",
+        "Mara nearly put the wrench in the blue crate.",
+        "Mara would have moved the wrench to the blue crate.",
+        "Theo was going to leave the garage.",
+        "Mara moved closer to the blue crate.",  # was read as moving a thing called "closer"
+        "Ines said the wrench might be in the blue crate.",
         "Theo!",  # a name alone says nothing again (it was read as "Theo is in the red toolbox")
         "And Theo, too.",  # after where a thing is: a person is in no container
         "Mara, Theo, and",  # a list cut short
