@@ -577,8 +577,8 @@ class _Clause:
         if words in (["pair"], ["bunch"], ["couple"], ["set"], ["handful"], ["piece"]) and self.peek() == "of":
             self.i += 1  # "a pair of gloves": the gloves
             return self.thing()
-        if not words:
-            return None
+        if not words or words[0] in _REFERRING:
+            return None  # "the other box", "the same box": which one is not said (refused, not guessed)
         return _one_name(([owner] if owner else []) + words)
 
     def verb(self) -> str | None:
@@ -810,7 +810,7 @@ def _read_clause(c: _Clause) -> Reading | None:
         if c.accept("out of", "from", "off", "out from") and _place(c) is None:
             return None
         container = _where_to(c)
-        if container is None or not c.done():
+        if container is None or not c.done() or not _placeable(obj, container, c.context):
             return None
         c.context.holding = None
         return [f"{one} moved the {obj} to the {container}."], who
@@ -892,7 +892,7 @@ def _thing_clause(c: _Clause) -> Reading | None:
     if held and held[1] == obj and _forms().get(c.peek()) in VERBS["motion"]:  # "Into the box goes the pear."
         c.i += 1
         container = _where_to(c)
-        if container is None or not c.done():
+        if container is None or not c.done() or not _placeable(obj, container, c.context):
             return None
         c.context.holding = None
         return [f"{held[0]} moved the {obj} to the {container}."], (held[0],)
@@ -908,7 +908,7 @@ def _thing_clause(c: _Clause) -> Reading | None:
     c.context.obj = obj
     if c.accept("by"):
         mover = c.names()
-        ok = mover is not None and len(mover) == 1 and c.done()
+        ok = mover is not None and len(mover) == 1 and c.done() and _placeable(obj, container, c.context)
         return ([f"{mover[0]} moved the {obj} to the {container}."], tuple(mover)) if ok else None
     return ([f"The {obj} is in the {container}."], ()) if c.done() else None
 
@@ -924,6 +924,20 @@ def _unreal(low: list[str]) -> bool:
         return True
     intention = (["going", "to"], ["about", "to"])
     return any(low[k : k + 2] in intention and _forms().get(low[k + 2]) == low[k + 2] for k in range(len(low) - 2))
+
+
+#: First words of a name that point at another name instead of giving one.
+_REFERRING = frozenset("other another same previous original former latter first second last next".split())
+#: Where a thing goes with the person who holds it ("in her pocket"): not a place of the story.
+_CARRIED = frozenset("pocket pockets hand hands mouth lap arms sleeve jacket coat backpack purse".split())
+
+
+def _placeable(obj: str, container: str, context: Context) -> bool:
+    """Whether "moved the O to the C" is a move the templates tell: O is no container ("moved the
+    basket to the kitchen", "put the box in the basket") and C no room nor something a person
+    carries ("in her pocket")."""
+    rooms = context.places - context.containers
+    return obj not in context.containers and container not in rooms and container.split("_")[-1] not in _CARRIED
 
 
 def _capitalised_thing(c: _Clause, start: int) -> Reading | None:

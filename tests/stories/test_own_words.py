@@ -289,6 +289,10 @@ def test_a_capitalised_thing_is_told_from_a_new_person() -> None:
         "Theo was going to leave the garage.",
         "Mara moved closer to the blue crate.",  # was read as moving a thing called "closer"
         "Ines said the wrench might be in the blue crate.",
+        "Mara moved the red toolbox to the attic.",  # a container is no thing moved, a room no container
+        "Mara put the red toolbox in the blue crate.",
+        "Mara put the wrench in her pocket.",  # it goes where she goes
+        "Mara moved the wrench to the other crate.",  # which one?
         "Theo!",  # a name alone says nothing again (it was read as "Theo is in the red toolbox")
         "And Theo, too.",  # after where a thing is: a person is in no container
         "Mara, Theo, and",  # a list cut short
