@@ -1497,6 +1497,10 @@ _BELIEF = frozenset(
     "imagines figure figures consider considers feel feels go hunting hunt per belief beliefs understanding "
     "thinking believing expecting assuming".split()
 )
+#: Words after a name's "'s" that still ask that person's belief ("in Ann's opinion").
+_OPINION = frozenset("opinion view mind eyes perspective point guess idea".split())
+#: Words that make a belief question ask the reader, i.e. where the object really is.
+_READER = frozenset("you story text narrator".split())
 _BEGINNING = (
     "at the beginning",
     "at the start",
@@ -1525,13 +1529,19 @@ def read_question(text: str, context: Context | None = None) -> tuple[tuple[str,
         names = [n for n in names if n in context.agents]
     else:
         names = [n for i, n in enumerate(names) if i > 0 and _is_name(n, context.agents) and n.lower() not in _BELIEF]
+    owned = [low[k + 1] for k, t in enumerate(tokens[:-1]) if t.endswith(("'s", "'")) and t[:1].isupper()]
+    if any(word not in _BELIEF | _OPINION for word in owned):
+        return None  # "Where does Sally's mother think ...": someone the story does not name
     obj = _asked_object(tokens, context)
     if obj is None:
         return None
+    beginning = any(b in " ".join(low) for b in _BEGINNING)
     if not names:
-        return (), obj, "beginning" if any(b in " ".join(low) for b in _BEGINNING) else "think"
-    if not set(low) & _BELIEF:
-        return None
+        if set(low) & _BELIEF and not set(low) & _READER:
+            return None  # "Where does she / everyone / the teacher think ...": a belief of whom?
+        return (), obj, "beginning" if beginning else "think"
+    if not set(low) & _BELIEF or beginning:
+        return None  # "Where did Sally put it?"; "... think it was at the beginning?" (a past belief)
     return tuple(names), obj, "think"
 
 
@@ -1540,8 +1550,11 @@ def _asked_object(tokens: list[str], context: Context) -> str | None:
     else the thing after a determiner, else "it" for the object named last."""
     text = " " + " ".join(t.lower() for t in tokens) + " "
     named = [o for o in context.objects if f" {o.lower().replace('_', ' ')} " in text]
+    named = [o for o in named if not any(o != other and o in other for other in named)]  # "sweet potato", not "potato"
+    if len(named) > 1:
+        return None  # "the ball and the marble": which one?
     if named:
-        return max(named, key=len)
+        return named[0]
     low = [t.lower() for t in tokens]
     for i, word in enumerate(low):
         if word in ("the", "his", "her", "their") and i + 1 < len(low):

@@ -324,6 +324,7 @@ def test_what_cannot_be_placed_exactly_is_refused_naming_it(line: str) -> None:
         ("What is Ines's belief about where Theo thinks the wrench is?", Question(("Ines", "Theo"), "wrench")),
         ("Where is Mara thinking the wrench is?", Question(("Mara",), "wrench")),
         ("so where would theo look for the wrench??", Question(("Theo",), "wrench")),
+        ("Where do you think the wrench is?", Question((), "wrench")),  # the reader: where it really is
     ],
 )  # fmt: skip
 def test_a_question_in_own_words_asks_its_chain(question: str, expected: Question) -> None:
@@ -333,11 +334,28 @@ def test_a_question_in_own_words_asks_its_chain(question: str, expected: Questio
 
 @pytest.mark.parametrize(
     "question",
-    ["Where doesn't Theo think the wrench is?", "Where did Theo go?", "Who moved the wrench?", "Where is Theo?"],
+    [
+        "Where doesn't Theo think the wrench is?",
+        "Where did Theo go?",
+        "Who moved the wrench?",
+        "Where is Theo?",
+        # a belief of someone unnamed or not in the story (each was read as where it really is / as Theo's)
+        "Where does she think the wrench is?",
+        "Where does everyone think the wrench is?",
+        "Where does the teacher think the wrench is?",
+        "Where does Theo's brother think the wrench is?",
+        "Where does Theo think the wrench was at the beginning?",  # a belief in the past
+    ],
 )
 def test_a_question_that_asks_something_else_is_refused(question: str) -> None:
     with pytest.raises(UserError, match="unparseable question"):
         read_question(question, context=story_context(read_story(START)))
+
+
+def test_a_question_about_two_objects_is_refused() -> None:
+    context = story_context(read_story(START + "The hammer is in the blue crate."))
+    with pytest.raises(UserError, match="unparseable question"):
+        read_question("Where will Theo look for the wrench and the hammer?", context=context)
 
 
 DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "story_reworded"
