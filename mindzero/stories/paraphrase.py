@@ -47,7 +47,7 @@ VERBS: dict[str, tuple[str, ...]] = {
         "hate": "hate loathe despise",
         "lose": "lose misplace",
         "claim": "claim murmur mutter announce declare proclaim shout insist assert yell exclaim state say tell "
-        "call broadcast inform whisper confide mention let remark",
+        "call broadcast inform whisper confide mention let remark advise notify communicate relay convey alert speak",
         "be": "be",
         "other": "do touch handle pull draw",  # read only where nothing happens: "did not touch it"
         "turn": "turn face address lean",  # "turned to Owen (and whispered ...)": no event
@@ -94,14 +94,16 @@ _PARTICLES = frozenset("out up off away down over aside around about along".spli
 _STATE_WORDS = frozenset("located situated kept stored placed hidden found sitting lying resting now".split())
 _PREP_IN = ("inside of", "in to", "into", "inside", "onto", "within", "in", "on", "to")
 _TIME = re.compile(
-    r"\b(?:(?:for|after|within|in|about|during) )?(?:like |about |around |roughly )?"
-    r"(?:a|one|1|two|2|three|3|a few|several|some|another|a couple of)"
+    r"\b(?:(?:for|after|within|in|about|during) )?(?:like |about |around |roughly |approximately )?"
+    r"(?:a|one|1|two|2|three|3|a few|several|some|another|a couple of)(?: \(\d+\))?"
     r" (?:more |whole |full |entire )?(?:minute|minutes|min|moment|moments|while|second|seconds|bit)"
     r"(?: later| or so| afterwards)?\b|\bat the (?:very )?same (?:moment|time)\b"
     r"|\b(?:at|by|around|about) (?:around |about )?(?:this|that|the same) (?:time|moment|point)\b"
     r"|\bat the end\b|\bafter that\b|\bafter this\b"
     r"|\bshortly (?:after|afterwards)\b|\bsoon after(?:wards)?\b|\bright after\b|\bafter a bit\b|\bmoments? later\b"
-    r"|\bnot long after(?:wards)?\b|\bpresently\b|\ba little later\b|\bsome time later\b|\bin a moment\b",
+    r"|\bnot long after(?:wards)?\b|\bpresently\b|\ba little later\b|\bsome time later\b|\bin a moment\b"
+    r"|(?:\b(?:at|by|around|about|until) )?(?:approximately )?\b\d{1,2}[:.]\d\d\b"  # "at 10:02 (am)"
+    r"(?: ?(?:am|pm|hours|hrs)\b)?",
     re.IGNORECASE,
 )
 _CONTRACTIONS = (
@@ -189,7 +191,7 @@ _FILLER = re.compile(
     r"|,\s*(?:now )?the (?:last|only) one(?: left| remaining| there)?\s*,"
     r"|,\s*(?:thinking|wondering|hoping|feeling|musing|humming|sighing|smiling|yawning)\b{rest}"
     r"|,?\s*\b(?:alone now|now alone|on (?:his|her|their) own|by (?:himself|herself|themselves)|quite still|"
-    r"still as an? \w+|motionless|in plain view of (?:them all|everyone)|for (?:his|her) ears only|at all)\b"
+    r"still as an? \w+|motionless|stationary|in plain view of (?:them all|everyone)|for (?:his|her) ears only|at all)\b"
     r"|,\s*(?:alone|on (?:his|her) own) in the [\w ]+?,|,\s*changing (?:his|her|their) minds?,"
     r"|,\s*(?:wherever|whatever|whoever) [^,;.]*,"
     r"|,?\s*\bwithout (?:any )?(?:movement|movements|a word|\w+ing)\b{rest}"
@@ -219,6 +221,22 @@ _NAMED_GROUP = re.compile(
 _GROUP_NAMED_AFTER = re.compile(
     rf"\b(?:all|both|the)(?: \w+)?(?: of them)? (?P<said>[^:]*): (?P<names>{_NAMES_LIST[1:-1]})\W*$", re.IGNORECASE
 )
+
+
+#: A report's "was observed to move" (did move) / "was seen leaving" (was leaving) / "was seen in".
+_OBSERVED = re.compile(r"\b(?:was|were) (?:observed|seen|noted|witnessed|recorded)( to)? (\w+)", re.I)
+#: A report's word for a person before the name ("the subject Anne").
+_TITLE = re.compile(r"\b(?:the )?(?:subject|suspect|participant|individual|person|witness)s? (?=[A-Z])", re.I)
+
+
+def _observed(m: re.Match) -> str:
+    """ "was observed to move" -> "did move", "was seen leaving / in" -> "was leaving / in"; kept
+    where the next word is no event ("was observed looking at a monkey": seeing, no event)."""
+    word = m[2].lower()
+    lemma = _forms().get(word)
+    if word in ("in", "inside", "at") or lemma in _EVENT_VERBS | {"be", "stay"} or lemma in VERBS["claim"]:
+        return f"{'did' if m[1] else 'was'} {m[2]}"
+    return m[0]
 
 
 #: Quoted speech, before or after who said it: "'The pear is in the box,' Ann whispered to Bob." /
@@ -291,9 +309,12 @@ def _only_verb(word: str) -> bool:
     return set(lemmas) == {"VERB"} and word in lemmas["VERB"]
 
 
-#: "did nothing": with a verb of staying in the sentence it adds nothing, alone it is staying.
+#: "did nothing" (or a learner's "not do anything"): with a verb of staying in the sentence it adds
+#: nothing, alone it is staying. "did not do anything" is a negated clause: no event.
 _DID_NOTHING = re.compile(
-    r"(?:,\s*|\s+and\s+)?\b(?:did|does|do) nothing(?: at all)?\b(?:\s*(?:,|and|but)(?=\s))?", re.IGNORECASE
+    r"(?:,\s*|\s+and\s+)?\b(?:(?:did|does|do) nothing|(?<!did )(?<!does )(?<!do )not do anything)(?: at all)?\b"
+    r"(?:\s*(?:,|and|but)(?=\s))?",
+    re.IGNORECASE,
 )
 
 
@@ -303,7 +324,8 @@ def _stays(text: str) -> bool:
 
 def _tokens(text: str) -> list[str]:
     text = _unquote(text.replace("’", "'").replace("‘", "'"))
-    text = re.sub(r"^\s*(?:[-*•]|\d+[.)]|\(\d+\))\s+", "", text)  # a list item's marker
+    text = re.sub(r"^\s*(?:[-*•]|\d+[.)]|\(\d+\)|(?:step|item|entry|no\.?|#) ?\d+[.:)]?)\s+", "", text, flags=re.I)
+    # a list item's marker: "-", "3.", "(3)", "Step 3:"
     text = _IS.sub(lambda m: f"{m.group(1)} {'has' if _participle_after(m) else 'is'} ", text)
     text = re.sub(r"^\s*\((.*)\)\s*[.!]?\s*$", r"\1", text)  # a whole sentence in brackets
     for pattern, repl in _CONTRACTIONS:
@@ -328,6 +350,8 @@ def _tokens(text: str) -> list[str]:
         text,
         flags=re.I,
     )
+    text = _OBSERVED.sub(_observed, text)  # "was observed to move": moved
+    text = _TITLE.sub("", text)  # "the subject Anne": Anne
     text = _NAMED_GROUP.sub(lambda m: m.group(1) or m.group(2), text)  # "all five of them (A, B and C)"
     text = _GROUP_NAMED_AFTER.sub(lambda m: f"{m['names']} {m['said']}", text)
     tokens = re.findall(r"[A-Za-z][A-Za-z0-9_-]*(?:'s|')?|[,;:()]|\b[2-9]\b", text)  # "all 3 go in"
@@ -999,7 +1023,8 @@ def _motion(c: _Clause, agents: list[str], verb: str = "go") -> Reading | None:
         return [f"{one} entered the {c.context.left[one]}."], (one,)
     if c.done() or c.accept("out of", "out from", "outside of", "out", "outside", "away from", "away", "off", "from"):
         return _leave(c, agents[0]) if len(agents) == 1 else None
-    if c.accept("up in", "on to", "on into", "through into", "through to", "inside of", "in to", *_ENTERING) is None:
+    entering = ("to inside", "up in", "on to", "on into", "through into", "through to", "inside of", "in to")
+    if c.accept(*entering, *_ENTERING) is None:
         return None
     room = _place(c, room=True)
     c.accept("from")  # "came through into the pantry from the hall"

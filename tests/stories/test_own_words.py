@@ -167,6 +167,18 @@ def events(text: str) -> list:
         ("Theo left the garage almost at once.", [Exit("Theo", "garage")]),
         ("Theo could not make up his mind.", []),
         ("Theo is going to the attic.", [Enter(("Theo",), "attic")]),
+        # an incident report: times, "the subject", "(1)", "was observed to", "advised ... privately"
+        ("At 10:02, the subject Theo departed the garage.", [Exit("Theo", "garage")]),
+        ("Theo remained stationary in the garage for approximately one (1) minute.", [Stay("Theo", "garage")]),
+        ("Mara was observed to relocate the wrench to the blue crate.", [Move("Mara", "wrench", "blue_crate")]),
+        ("Theo was observed exiting the garage at 10:07.", [Exit("Theo", "garage")]),
+        ("Theo was observed looking at a monkey.", []),
+        ("Ines advised Theo privately that the wrench is in the blue crate.", [TELL]),
+        ("Step 3: Theo departed the garage.", [Exit("Theo", "garage")]),
+        # a learner of English: "go to inside", "not do anything", "speak to everybody that"
+        ("Theo go to inside the attic.", [Enter(("Theo",), "attic")]),
+        ("Theo stay in garage one minute and not do anything.", [Stay("Theo", "garage")]),
+        ("Ines speak to everybody that wrench is in blue crate.", [CLAIM]),
         # coming back is to the room one left; two objects moved in one sentence
         (
             "Theo leaves. Mara goes to the attic. Theo comes back.",
