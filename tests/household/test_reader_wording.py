@@ -91,6 +91,17 @@ def test_clause_orders_split_and_merged_sentences_mean_the_same() -> None:
     assert state(merged + WALK)["scene"] == base
 
 
+def test_a_list_without_commas_then_and_what_a_place_holds() -> None:
+    """ "... a couch and a coffee table and the couch's got the TV remote on it": the second "and"
+    starts a statement about the couch (the whole sentence was dropped before)."""
+    base = state(HOME + WALK)["scene"]
+    run_on = HOME.replace(
+        "The living room has a couch with the TV remote on it, plus a coffee table.",
+        "the living room has a couch and a coffee table and the couch's got the TV remote on it.",
+    )
+    assert state(run_on + WALK)["scene"] == base
+
+
 def test_irrelevant_sentences_are_reported_but_do_not_block() -> None:
     noisy = HOME + "It is a rainy Tuesday.\n" + WALK + "He hums a little tune.\n"
     r = read_question(noisy + "Is Sam looking for (a) a salmon or (b) a bowl?")

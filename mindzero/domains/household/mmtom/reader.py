@@ -458,8 +458,10 @@ def _clauses(sent: _Sentence) -> list[tuple[int, int]]:
         elif t.lower_ == "and" and nxt in ("the", "there", "inside", "in", "on", "lastly", "its"):
             left = [m for m in sent.found if cuts[-1] <= m.start < i and m.kind in ("places", "obj")]
             said = left and any(tok.is_alpha and tok.lower_ not in ("the", "a", "an") for tok in toks[left[-1].end : i])
-            if prev == "," or said:  # "..., and the ..." or "the X is empty and the Y holds ..."
-                cuts.append(i)
+            told = next((m for m in sent.found if m.kind == "places" and m.start == i + 2), None)
+            states = told is not None and told.end < len(toks) and toks[told.end].lower_ in HAVING | {"'s", "got"}
+            if prev == "," or said or states:  # "..., and the ...", "the X is empty and the Y holds ...",
+                cuts.append(i)  # "a couch and a desk and the cupboard's got 2 books"
     return list(zip(cuts, [*cuts[1:], len(toks)]))
 
 
