@@ -362,8 +362,11 @@ def _reference_rows(config: AblationConfig) -> tuple[dict[str, dict], list[dict]
     return references, runs_of["exact"]
 
 
-def _train_logged(run: SSRLConfig, threads: int, log: Path) -> None:
-    """One run of :func:`_train_runs`' pool: ``threads`` torch threads, stdout and stderr into ``log``."""
+def _train_logged(run: SSRLConfig, threads: int, log: Path, evaluate: tuple | None = None) -> None:
+    """One run of :func:`_train_runs`' pool: ``threads`` torch threads, stdout and stderr into ``log``;
+    with ``evaluate`` = (ablation config, row, seed, out), the run's assistance evaluation follows in the
+    same process, so evaluations share the cores with the runs still training instead of queueing
+    after the last one."""
     import os
     import sys
 
@@ -374,6 +377,8 @@ def _train_logged(run: SSRLConfig, threads: int, log: Path) -> None:
         os.dup2(stream.fileno(), sys.stdout.fileno())
         os.dup2(stream.fileno(), sys.stderr.fileno())
         train_ssrl(run)
+        if evaluate is not None:
+            _evaluate_run(*evaluate)
 
 
 def _train_runs(config: AblationConfig, recipe: SSRLConfig, out: Path) -> None:
@@ -405,7 +410,8 @@ def _train_runs(config: AblationConfig, recipe: SSRLConfig, out: Path) -> None:
             log = out / row / f"seed{seed}.log"
             log.parent.mkdir(parents=True, exist_ok=True)
             run = _run_config(config, recipe, row, seed, out)
-            pending[pool.apply_async(_train_logged, (run, threads, log))] = (row, seed, log)
+            evaluate = (config, row, seed, out)
+            pending[pool.apply_async(_train_logged, (run, threads, log, evaluate))] = (row, seed, log)
         done = 0
         while pending:
             for result in [r for r in pending if r.ready()]:
@@ -420,6 +426,37 @@ def _train_runs(config: AblationConfig, recipe: SSRLConfig, out: Path) -> None:
             time.sleep(0.5)
 
 
+def _evaluate_run(config: AblationConfig, row: str, seed: int, out: Path, protocol: tuple | None = None) -> tuple:
+    """(metrics, run samples) of one trained run on the assistance read-out, kept in
+    OUT/<row>/seed<k>/assist-eval.json and reused while the read-out is the same (a run is evaluated
+    once: by its training process as it finishes, or here)."""
+    domain, settings, runs = protocol or _assist_protocol(config)
+    n_particles = 1 if row == "single" else config.n_particles
+    folder = out / row / f"seed{seed}"
+    trained = json.loads((folder / "ssrl_config.json").read_text())  # decode as the model was trained
+    if trained.get("domain", "gridworld") != config.domain:  # e.g. a row folder copied in from another ablation
+        raise UserError(f"{folder} holds a {trained['domain']} run; this ablation is --domain {config.domain}")
+    read_out = {k: getattr(config, k) for k in ("episodes", "eval_seeds", "temperature", "samples")}
+    cached = folder / "assist-eval.json"  # an evaluation outlives a cut ablation, as training does
+    kept = json.loads(cached.read_text()) if cached.is_file() else {}
+    if kept.get("read_out") == read_out:
+        metrics, rows = kept["metrics"], kept["rows"]
+    else:
+        backend = load_backend(str(folder / "final"))
+        llm = LLMSettings(
+            prompt_style=trained["data"]["prompt_style"],
+            n_particles=n_particles,
+            max_new_tokens=trained["max_completion_length"],
+            temperature=config.temperature,
+            samples=config.samples,
+        )
+        metrics, rows, _ = run_assist(
+            domain, runs, settings, partial(LLMReasoner, domain, backend, llm), label=f"{row}/seed{seed}"
+        )
+        atomic_write_text(cached, dumps_json({"read_out": read_out, "metrics": metrics, "rows": rows}))
+    return metrics, rows
+
+
 def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tuple[list[dict], dict]:
     """(samples, summary per row): each row x seed trained into OUT/<row>/seed<k>/ (a
     finished run is reused and a cut one resumed: an ablation continued with --resume; ``config.jobs``
@@ -429,31 +466,9 @@ def _ablation_rows(config: AblationConfig, recipe: SSRLConfig, out: Path) -> tup
     domain, settings, runs = _assist_protocol(config)
     samples, summary = [], {}
     for row in config.rows:
-        n_particles = 1 if row == "single" else config.n_particles
         per_seed = []
         for seed in config.seeds:
-            folder = out / row / f"seed{seed}"
-            trained = json.loads((folder / "ssrl_config.json").read_text())  # decode as the model was trained
-            if trained.get("domain", "gridworld") != config.domain:  # e.g. a row folder copied in from another ablation
-                raise UserError(f"{folder} holds a {trained['domain']} run; this ablation is --domain {config.domain}")
-            read_out = {k: getattr(config, k) for k in ("episodes", "eval_seeds", "temperature", "samples")}
-            cached = folder / "assist-eval.json"  # an evaluation outlives a cut ablation, as training does
-            kept = json.loads(cached.read_text()) if cached.is_file() else {}
-            if kept.get("read_out") == read_out:
-                metrics, rows = kept["metrics"], kept["rows"]
-            else:
-                backend = load_backend(str(folder / "final"))
-                llm = LLMSettings(
-                    prompt_style=trained["data"]["prompt_style"],
-                    n_particles=n_particles,
-                    max_new_tokens=trained["max_completion_length"],
-                    temperature=config.temperature,
-                    samples=config.samples,
-                )
-                metrics, rows, _ = run_assist(
-                    domain, runs, settings, partial(LLMReasoner, domain, backend, llm), label=f"{row}/seed{seed}"
-                )
-                atomic_write_text(cached, dumps_json({"read_out": read_out, "metrics": metrics, "rows": rows}))
+            metrics, rows = _evaluate_run(config, row, seed, out, (domain, settings, runs))
             per_seed.append(metrics)
             samples += [{"row": row, "train_seed": seed, **r} for r in rows]
         speedups = [s["speedup"] for s in samples if s["row"] == row]

@@ -397,7 +397,8 @@ def test_ablation_trains_runs_side_by_side_as_one_after_another(
 ) -> None:
     """`train ablation --jobs 2`: the runs train in two spawned processes, each one's output in its own
     log, into the same models as one after another (one torch thread each); --jobs is not part of the
-    run, so a run cut under --jobs 2 resumes with --jobs 1."""
+    run, so a run cut under --jobs 2 resumes with --jobs 1. Each run is evaluated in its own process as
+    it finishes (the same numbers as one after another)."""
     from mindzero.cli import main
 
     recipe = tmp_path / "recipe.yaml"
@@ -422,6 +423,7 @@ def test_ablation_trains_runs_side_by_side_as_one_after_another(
     for row in ("none", "single"):
         log = (tmp_path / "side" / row / "seed1.log").read_text()
         assert "'train_runtime'" in log and "'train_runtime'" not in printed  # the run's own output, not ours
+        assert f"{row}/seed1" in log  # its evaluation ran in the same process, as it finished training
         weights = [
             (tmp_path / run / row / "seed1" / "final" / "model.safetensors").read_bytes() for run in ("serial", "side")
         ]
