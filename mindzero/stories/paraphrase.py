@@ -391,7 +391,7 @@ def _manner_adverb(word: str) -> bool:
     """An "-ly" word that is only an adverb ("patiently", "happily"): how, not what; dropped. Those
     that say who heard a claim ("privately", "publicly", "only") or that it did not happen ("nearly")
     are kept."""
-    if not word.endswith("ly") or word in PUBLIC | PRIVATE | _UNREAL:
+    if not word.endswith("ly") or word in PUBLIC | PRIVATE | _UNREAL | _EARLIER:
         return False
     from lemminflect import getAllLemmas  # noqa: PLC0415
 
@@ -939,13 +939,17 @@ def _thing_clause(c: _Clause) -> Reading | None:
 
 #: Words that make a clause tell what did not (or may not) happen: "almost left", "would have moved".
 _UNREAL = frozenset("almost nearly would could might should must may".split())
+#: Words that tell of an earlier time (a flashback): what they tell is not now, nor known to be then.
+_EARLIER = frozenset("previously earlier beforehand yesterday formerly".split())
 
 
 def _unreal(low: list[str]) -> bool:
-    """Whether a clause tells a near miss, a possibility or an intention ("was going to leave",
-    "is about to move it"): no event, and not one to skip either."""
+    """Whether a clause tells a near miss, a possibility, an intention ("was going to leave", "is about
+    to move it") or an earlier time ("Previously, ..."): no event, and not one to skip either."""
     if _UNREAL & set(low) and not _NEGATION & set(low):  # "could not make up her mind": nothing happens
         return True
+    if _EARLIER & set(low) or " ".join(low).startswith(("before that", "the day before", "last week")):
+        return True  # "Previously, the marble had been in the box": not where it is now
     intention = (["going", "to"], ["about", "to"])
     return any(low[k : k + 2] in intention and _forms().get(low[k + 2]) == low[k + 2] for k in range(len(low) - 2))
 

@@ -301,6 +301,7 @@ def test_a_capitalised_thing_is_told_from_a_new_person() -> None:
         "Theo was going to leave the garage.",
         "Mara moved closer to the blue crate.",  # was read as moving a thing called "closer"
         "Ines said the wrench might be in the blue crate.",
+        "Previously, the wrench had been in the blue crate.",  # a flashback (was read as where it is now)
         "Mara moved the red toolbox to the attic.",  # a container is no thing moved, a room no container
         "Mara put the red toolbox in the blue crate.",
         "Mara put the wrench in her pocket.",  # it goes where she goes
