@@ -1095,8 +1095,11 @@ def _claim(c: _Clause, speaker: str, verb: str) -> Reading | None:
         return None
     obj, container = placed
     c.context.obj = obj
-    if listeners and not heard & PUBLIC or heard & PRIVATE and listeners:
+    loud = verb in _PUBLIC_VERBS and not heard & PRIVATE  # "shouted / announced to Sally": all present hear it
+    if listeners and not loud and (not heard & PUBLIC or heard & PRIVATE):
         return [f"{speaker} privately told {listeners[0]} that the {obj} is in the {container}."], (speaker,)
+    if loud:
+        return [f"{speaker} publicly claimed that {obj} is in the {container}."], (speaker,)
     if not listeners and (heard & PUBLIC or verb in _PUBLIC_VERBS) and not heard & PRIVATE:
         return [f"{speaker} publicly claimed that {obj} is in the {container}."], (speaker,)
     return None  # "Ann said that ...": heard by whom is not said

@@ -179,6 +179,7 @@ def events(text: str) -> list:
         ("Theo go to inside the attic.", [Enter(("Theo",), "attic")]),
         ("Theo stay in garage one minute and not do anything.", [Stay("Theo", "garage")]),
         ("Ines speak to everybody that wrench is in blue crate.", [CLAIM]),
+        ("Ines shouted to Theo that the wrench is in the blue crate.", [CLAIM]),  # everyone there hears a shout
         # coming back is to the room one left; two objects moved in one sentence
         (
             "Theo leaves. Mara goes to the attic. Theo comes back.",
