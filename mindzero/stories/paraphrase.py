@@ -761,7 +761,7 @@ def _read_clause(c: _Clause) -> Reading | None:
         if one and c.accept(*_GONE) and (c.thing() is None) and c.done():
             return ([], who) if one not in c.context.rooms else _leave(c, one)  # "while Ann was away": no event
         room = _here(c, agents[0])
-        if room is None or not c.done() or room in c.context.containers and set(agents) <= c.context.agents:
+        if room is None or not c.done() or set(agents) <= c.context.agents and not _a_room(room, c.context):
             return None  # a person is in a room, never in a container ("And Owen, too." after a thing's place)
         if all(c.context.rooms.get(a) == room for a in agents):
             return [], who  # "while Ann was still there": no event
@@ -772,7 +772,7 @@ def _read_clause(c: _Clause) -> Reading | None:
         return ([f"{_join(agents)} entered the {room}."] if one is None else [f"{one} is in the {room}."]), who
     if verb in VERBS["enter"]:
         room = _place(c, room=True) or _where_to(c)
-        return ([f"{_join(agents)} entered the {room}."], who) if room and c.done() else None
+        return ([f"{_join(agents)} entered the {room}."], who) if _a_room(room, c.context) and c.done() else None
     if verb in ("take", "set", "head", "make") and one and c.accept("off") and c.done():
         return _leave(c, one)  # "took off", "set off", "headed off"
     if verb in VERBS["leave"] and one:  # "left (the den)", else "left the pear in the box" (a move)
@@ -954,6 +954,21 @@ def _unreal(low: list[str]) -> bool:
     return any(low[k : k + 2] in intention and _forms().get(low[k + 2]) == low[k + 2] for k in range(len(low) - 2))
 
 
+#: Parts and furniture of a room: going "to the door" or "to bed" enters no room of the story.
+_FIXTURES = frozenset(
+    "door doorway window wall corner floor ceiling table desk bed sofa couch chair shelf stairs staircase "
+    "entrance exit counter sink bench".split()
+)
+
+
+def _a_room(place: str | None, context: Context) -> bool:
+    """Whether a place a person goes into or is in can be a room: not a known container, not a part
+    or piece of furniture ("the door", "the kitchen door", "bed") and not a bare "room"."""
+    if place is None or place in context.containers or place.lower() == "room":
+        return False
+    return place.split("_")[-1].lower() not in _FIXTURES
+
+
 #: First words of a name that point at another name instead of giving one.
 _REFERRING = frozenset("other another same previous original former latter first second last next".split())
 #: Where a thing goes with the person who holds it ("in her pocket"): not a place of the story.
@@ -1034,7 +1049,7 @@ def _motion(c: _Clause, agents: list[str], verb: str = "go") -> Reading | None:
     c.accept("from")  # "came through into the pantry from the hall"
     if c.peek() and not c.done():
         _place(c)
-    return ([f"{_join(agents)} entered the {room}."], tuple(agents)) if room and c.done() else None
+    return ([f"{_join(agents)} entered the {room}."], tuple(agents)) if _a_room(room, c.context) and c.done() else None
 
 
 _ENTERING = ("onto", "into", "inside", "in", "to", "towards", "toward", "through")

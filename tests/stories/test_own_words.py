@@ -303,6 +303,10 @@ def test_a_capitalised_thing_is_told_from_a_new_person() -> None:
         "Mara moved closer to the blue crate.",  # was read as moving a thing called "closer"
         "Ines said the wrench might be in the blue crate.",
         "Previously, the wrench had been in the blue crate.",  # a flashback (was read as where it is now)
+        "Theo went to the door.",  # no room (each of these entered a "room" of that name)
+        "Theo went to bed.",
+        "Theo went into the red toolbox.",  # a container
+        "Theo entered the room.",  # which one?
         "Mara moved the red toolbox to the attic.",  # a container is no thing moved, a room no container
         "Mara put the red toolbox in the blue crate.",
         "Mara put the wrench in her pocket.",  # it goes where she goes
