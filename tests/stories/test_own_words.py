@@ -306,7 +306,7 @@ def test_a_capitalised_thing_is_told_from_a_new_person() -> None:
         "Theo went to the door.",  # no room (each of these entered a "room" of that name)
         "Theo went to bed.",
         "Theo went into the red toolbox.",  # a container
-        "Theo entered the room.",  # which one?
+        "Theo walked into the room.",  # which one? ("entered the room." is a template: a room named "room")
         "Mara moved the red toolbox to the attic.",  # a container is no thing moved, a room no container
         "Mara put the red toolbox in the blue crate.",
         "Mara put the wrench in her pocket.",  # it goes where she goes
