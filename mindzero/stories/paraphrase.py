@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 
 from mindzero.core.spelling import typo_fixes
-from mindzero.stories.templates import NAME, Move, move_people, parse_line
+from mindzero.stories.templates import NAME, Enter, Move, move_people, parse_line
 
 #: Verb classes by lemma; every inflection is read (lemminflect). "move" is both a motion ("moved
 #: to the hall") and a placement ("moved the O to the C"): the words after it decide.
@@ -1525,10 +1525,13 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
         out += read[0]
         subject, obj, holding = read[1] or subject, c.context.obj or obj, c.context.holding
         predicate = c.t[_subject_end(c.t, here) :]
+        pronoun = next((w.lower() for w in clause if w != ","), "") in ("he", "she", "they")
         for event in map(parse_line, read[0]):
             if isinstance(event, Move):
                 moved = (event.agent, event.obj)
             elif hasattr(event, "room"):  # entering, leaving, staying: the room named last
+                if pronoun and isinstance(event, Enter) and all(rooms.get(a) == event.room for a in event.agents):
+                    return None  # "Sally left. Anne ... Then she returned to the bedroom.": she is Sally?
                 room = event.room
                 move_people(rooms, event)
     if where is not None and any(context.rooms.get(a) != where for a in subject):
