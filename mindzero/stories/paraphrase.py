@@ -354,7 +354,7 @@ def _tokens(text: str) -> list[str]:
     text = _TITLE.sub("", text)  # "the subject Anne": Anne
     text = _NAMED_GROUP.sub(lambda m: m.group(1) or m.group(2), text)  # "all five of them (A, B and C)"
     text = _GROUP_NAMED_AFTER.sub(lambda m: f"{m['names']} {m['said']}", text)
-    tokens = re.findall(r"[A-Za-z][A-Za-z0-9_-]*(?:'s|')?|[,;:()]|\b[2-9]\b", text)  # "all 3 go in"
+    tokens = re.findall(r"[^\W\d_][\w-]*(?:'s|')?|[,;:()]|\b[2-9]\b", text)  # "all 3 go in", "Zoë"
     return [t for t in tokens if not _manner_adverb(t.lower())]
 
 
@@ -432,7 +432,9 @@ def _participle_after(m: re.Match) -> bool:
 
 def _is_name(token: str, agents: frozenset[str]) -> bool:
     word = token.removesuffix("'s").removesuffix("'")
-    return word in agents or (word[:1].isupper() and word.lower() not in FUNCTION_WORDS and word.isalpha())
+    return word in agents or (
+        word[:1].isupper() and word.lower() not in FUNCTION_WORDS and word.replace("-", "").isalpha()
+    )
 
 
 class _Clause:

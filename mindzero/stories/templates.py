@@ -16,7 +16,10 @@ _NOT_NAMES = (
     "He She They It We I You The A An There Then After Afterwards Finally Later Next Now Meanwhile Soon Once When "
     "While Before Lastly Thereafter Subsequently Eventually Suddenly Also Still"
 )
-NAME = rf"(?!(?:{'|'.join(_NOT_NAMES.split())})\b)[A-Z][A-Za-z]*"
+#: Letters of any alphabet but lower-case ASCII start a name ("José", "Zoë", "Anne-Marie"); a
+#: lower-case word is never one.
+_NAME_PART = r"(?![a-z])[^\W\d_][^\W\d_]*"
+NAME = rf"(?!(?:{'|'.join(_NOT_NAMES.split())})\b){_NAME_PART}(?:-{_NAME_PART})*"
 
 
 def _join_names(names: tuple[str, ...]) -> str:

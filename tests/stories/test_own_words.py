@@ -371,6 +371,16 @@ def test_a_question_that_asks_something_else_is_refused(question: str) -> None:
         read_question(question, context=story_context(read_story(START)))
 
 
+def test_names_in_other_alphabets_and_with_a_hyphen_are_names() -> None:
+    """ "José", "Zoë", "Anne-Marie" (they were cut to "Jos" and "Zo", or refused)."""
+    story = read_story("José, Zoë and Anne-Marie are in the den. The pear is in the box. Zoë leaves. "
+                       "Anne-Marie puts the pear in the basket.")  # fmt: skip
+    assert story.events[0] == Enter(("José", "Zoë", "Anne-Marie"), "den")
+    assert story.events[-2:] == [Exit("Zoë", "den"), Move("Anne-Marie", "pear", "basket")]
+    question = read_question("Where does José think Zoë thinks the pear is?", context=story_context(story))
+    assert question.chain == ("José", "Zoë")
+
+
 def test_a_question_about_two_objects_is_refused() -> None:
     context = story_context(read_story(START + "The hammer is in the blue crate."))
     with pytest.raises(UserError, match="unparseable question"):
