@@ -671,7 +671,7 @@ def _join(agents: list[str] | tuple[str, ...]) -> str:
 
 def _place(c: _Clause, room: bool = False) -> str | None:
     """A room or container: a thing's name as a known place is spelt (any case), or the one known
-    place it is the last words of ("the yard" for ``front_yard``, when no other place ends so).
+    place it is the last words of ("the yard" for ``front_yard``; None when several end so).
     "it" is the room named last where a room is meant (``room``), else no place."""
     if c.peek() in ("it", "them"):
         c.i += room
@@ -681,7 +681,9 @@ def _place(c: _Clause, room: bool = False) -> str | None:
         return None
     same = [p for p in c.context.places if p.lower() == name.lower()]
     ends = [p for p in c.context.places if p.lower().endswith("_" + name.lower())]
-    return same[0] if same else ends[0] if len(ends) == 1 else name
+    if same or len(ends) == 1:
+        return same[0] if same else ends[0]
+    return None if ends else name  # "the box" beside a red and a blue box: which one? (refused)
 
 
 def _where_to(c: _Clause) -> str | None:

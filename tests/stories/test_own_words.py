@@ -304,6 +304,7 @@ def test_a_capitalised_thing_is_told_from_a_new_person() -> None:
         "Ines said the wrench might be in the blue crate.",
         "Previously, the wrench had been in the blue crate.",  # a flashback (was read as where it is now)
         "Theo leaves. Mara moves the wrench to the blue crate. Then she returns to the garage.",  # she is Theo?
+        "Mara moves the wrench to the blue crate. Ines moves it to the red crate. Theo moves it to the crate.",
         "Theo went to the door.",  # no room (each of these entered a "room" of that name)
         "Theo went to bed.",
         "Theo went into the red toolbox.",  # a container
