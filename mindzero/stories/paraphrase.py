@@ -844,9 +844,15 @@ def _read_clause(c: _Clause) -> Reading | None:
         return [f"{one} moved the {obj} to the {container}."], who
     if one and any(verb in VERBS[kind] for kind in _DISTRACTORS.values()):
         thing = c.thing()
-        if thing is None or not c.done() or thing in c.context.agents:
-            return None
         kind = next(k for k, v in _DISTRACTORS.items() if verb in VERBS[v])
+        if (
+            thing is None
+            or not c.done()
+            or thing in c.context.agents
+            or kind == "lost his"
+            and thing in c.context.objects
+        ):
+            return None  # "lost her marble", the story's marble: where is it now? (not a watch lost)
         return [f"{one} {kind} {thing}."], who
     return None
 
