@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 
 from mindzero.core.spelling import typo_fixes
-from mindzero.stories.templates import NAME, Enter, Move, move_people, parse_line
+from mindzero.stories.templates import NAME, ROOMS, Enter, Move, move_people, parse_line
 
 #: Verb classes by lemma; every inflection is read (lemminflect). "move" is both a motion ("moved
 #: to the hall") and a placement ("moved the O to the C"): the words after it decide.
@@ -987,9 +987,9 @@ _CARRIED = frozenset("pocket pockets hand hands mouth lap arms sleeve jacket coa
 
 def _placeable(obj: str, container: str, context: Context) -> bool:
     """Whether "moved the O to the C" is a move the templates tell: O is no container ("moved the
-    basket to the kitchen", "put the box in the basket") and C no room nor something a person
-    carries ("in her pocket")."""
-    rooms = context.places - context.containers
+    basket to the kitchen", "put the box in the basket") and C no room (one of the story's or a
+    room's name: "put the pear in the kitchen") nor something a person carries ("in her pocket")."""
+    rooms = context.places - context.containers | set(ROOMS)
     return obj not in context.containers and container not in rooms and container.split("_")[-1] not in _CARRIED
 
 

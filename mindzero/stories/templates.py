@@ -22,6 +22,40 @@ _NAME_PART = r"(?![a-z])[^\W\d_][^\W\d_]*"
 NAME = rf"(?!(?:{'|'.join(_NOT_NAMES.split())})\b){_NAME_PART}(?:-{_NAME_PART})*"
 
 
+#: The rooms of Hi-ToM's stories (and of our generator's): a thing is never put "in the kitchen".
+ROOMS = (
+    "attic",
+    "back_yard",
+    "basement",
+    "bathroom",
+    "bedroom",
+    "cellar",
+    "closet",
+    "crawlspace",
+    "den",
+    "dining_room",
+    "front_yard",
+    "garage",
+    "garden",
+    "hall",
+    "hallway",
+    "kitchen",
+    "laundry",
+    "living_room",
+    "lounge",
+    "office",
+    "pantry",
+    "patio",
+    "playroom",
+    "porch",
+    "staircase",
+    "study",
+    "sunroom",
+    "TV_room",
+    "workshop",
+)
+
+
 def _join_names(names: tuple[str, ...]) -> str:
     if len(names) == 1:
         return names[0]

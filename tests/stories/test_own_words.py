@@ -305,6 +305,7 @@ def test_a_capitalised_thing_is_told_from_a_new_person() -> None:
         "Previously, the wrench had been in the blue crate.",  # a flashback (was read as where it is now)
         "Theo leaves. Mara moves the wrench to the blue crate. Then she returns to the garage.",  # she is Theo?
         "Mara moves the wrench to the blue crate. Ines moves it to the red crate. Theo moves it to the crate.",
+        "Mara carries the wrench into the kitchen.",  # a room is no container (was "moved the wrench to the kitchen")
         "Theo lost the wrench.",  # the story's wrench: where is it now? (only a watch may be lost)
         "Theo went to the door.",  # no room (each of these entered a "room" of that name)
         "Theo went to bed.",
