@@ -102,6 +102,25 @@ def test_a_list_without_commas_then_and_what_a_place_holds() -> None:
     assert state(run_on + WALK)["scene"] == base
 
 
+@pytest.mark.parametrize(
+    "walk",
+    ["He is going to open the fridge.", "He almost opens the fridge.", "He nearly opened the fridge.",
+     "He wants to open the fridge."],
+)  # fmt: skip
+def test_what_he_did_not_do_opens_nothing(walk: str) -> None:
+    """An intention or a near miss is being at the fridge, not opening it (each was read as opened)."""
+    visits = state(HOME + "Sam is in the kitchen. " + walk + "\n")["story"]["visits"]
+    assert visits == ["kitchen/fridge"]
+
+
+def test_someone_elses_action_is_not_the_persons() -> None:
+    """ "His sister opens the fridge." was read as Sam opening it; it is left unread, and said so."""
+    reading = read_question(HOME + "Sam is in the bedroom. His sister opens the fridge. He walks to the microwave.\n"
+                            "What is Sam trying to get?")  # fmt: skip
+    assert reading.story.to_json()["visits"] == ["kitchen/microwave"]
+    assert [u["why"] for u in reading.unread] == ["names someone else: whose action is it?"]
+
+
 def test_irrelevant_sentences_are_reported_but_do_not_block() -> None:
     noisy = HOME + "It is a rainy Tuesday.\n" + WALK + "He hums a little tune.\n"
     r = read_question(noisy + "Is Sam looking for (a) a salmon or (b) a bowl?")

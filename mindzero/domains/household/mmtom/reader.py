@@ -73,6 +73,11 @@ PREMISE_WORDS = frozenset({"if", "suppose", "assume", "assuming", "given", "say"
 PRONOUNS = frozenset({"she", "he", "they"})
 #: Words that refer to the person: a sentence with one tells what they do.
 PERSONAL = frozenset({"she", "he", "him", "herself", "himself"})
+#: People other than the one the story follows: a sentence naming one may tell their action, not the person's.
+OTHER_PEOPLE = frozenset(
+    "sister brother mother father mom mum dad friend roommate flatmate housemate wife husband son daughter "
+    "partner boyfriend girlfriend neighbour neighbor guest someone somebody child kid dog cat".split()
+)
 #: Verbs of walking that mark a sentence as an action even without a subject ("Goes to the fridge.").
 WALKS = frozenset(lexicon().verbs["walk"]) - {"make", "way", "set", "near", "pass", "cross", "turn", "shift",
                                               "direct", "continue", "come", "reach", "head off", "trip", "run"}
@@ -678,6 +683,10 @@ def read_story(sentences: list[_Sentence], scene: Scene, person: str, names: set
     for sent in sentences:
         _skip_asides(sent, names, unread)
         _skip_passed(sent, unread)
+        others = [t.text for t in sent.tokens if t.lower_ in OTHER_PEOPLE]
+        if others and not any(t.lower_ in names | PERSONAL for t in sent.tokens):
+            unread.append(sent.unread(others, "names someone else: whose action is it?"))
+            continue  # "His sister opens the fridge." was read as the person opening it ("Leo and his dog" is Leo)
         if unknown := unknown_words(sent.tokens, sent.found, names):
             unread.append(sent.unread(unknown))
             continue
