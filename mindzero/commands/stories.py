@@ -37,7 +37,7 @@ from mindzero.stories.events import read_question, read_story, story_context
 from mindzero.stories.export import file_sha256, question_rows, write_hf_dataset
 from mindzero.stories.generator import MODES, generate_stories
 from mindzero.stories.hitom import HITOM_URL, evaluate, load_hitom
-from mindzero.stories.semantics import SEMANTICS
+from mindzero.stories.semantics import ENTERING, SEMANTICS
 from mindzero.tasks.stories_scale import ScaleEvalConfig, run_scale_eval
 
 #: Chapters a story may have.
@@ -70,6 +70,14 @@ class AskConfig:
     json: bool = field(default=False, metadata={"help": "print the answers and trace as JSON"})
     ignore_unknown: bool = field(
         default=False, metadata={"help": "skip sentences that match no template (their count is reported)"}
+    )
+    entering: str = field(
+        default="sees",
+        metadata={
+            "help": "what people entering a room see: the objects lying there (sees, Hi-ToM's rule) or "
+            "nothing (blind: hidden in their containers, the classic Sally-Anne reading)",
+            "choices": ENTERING,
+        },
     )
 
 
@@ -224,7 +232,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     questions = story.questions + [read_question(q, "--question: ", context) for q in args.question]
     if not questions:
         raise UserError("no question: pass --question TEXT or put 'Where ...?' lines in the story")
-    result = ask(story.events, questions, config.semantics, story.numbers)
+    result = ask(story.events, questions, config.semantics, story.numbers, config.entering)
     result["ignored_lines"] = story.ignored
     result["reworded"] = [{"line": n, "written": w, "read": r} for n, w, r in story.reworded]
     if config.json:

@@ -11,29 +11,42 @@ from collections.abc import Sequence
 
 from mindzero.stories.events import Question
 from mindzero.stories.semantics import StorySimulator, story_agents
-from mindzero.stories.templates import Event, PrivateTell, PublicClaim
+from mindzero.stories.templates import Enter, Event, IsIn, PrivateTell, PublicClaim
 
 
 def ask(
-    events: Sequence[Event], questions: Sequence[Question], semantics: str = "hitom", numbers: Sequence[int] = ()
+    events: Sequence[Event],
+    questions: Sequence[Question],
+    semantics: str = "hitom",
+    numbers: Sequence[int] = (),
+    entering: str = "sees",
 ) -> dict:
-    """``{"semantics", "lines": [...], "answers": [...]}`` for a story and its questions.
+    """``{"semantics", "entering", "lines": [...], "answers": [...], "revealed": [...]}`` for a story
+    and its questions (``entering``: what people entering a room see, :data:`ENTERING`).
 
     ``lines[i]``: the line's number and text, ``seen_by`` (who observed it; for a claim, who heard
     it), ``believed_by`` (claims only), ``room`` (where it happens), ``rooms`` (room -> agents in
     it after the line).
     ``answers[q]``: the question, its answer and ``labels`` (its answer after every line).
+    ``revealed``: the entering lines whose entrants saw objects lying in the room (the rule a
+    reader of a Sally-Anne story may not expect).
     """
-    sim = StorySimulator(story_agents(events), semantics, events)
+    sim = StorySimulator(story_agents(events), semantics, events, entering)
     numbers = list(numbers) or list(range(1, len(events) + 1))
-    lines, labels = [], [[] for _ in questions]
+    lines, labels, revealed = [], [[] for _ in questions], []
     for number, event in zip(numbers, events):
         world = sim.world
         talk = isinstance(event, (PublicClaim, PrivateTell))
+        seen = world.hearers(event) if talk else world.witnesses(event)
+        if isinstance(event, Enter | IsIn) and seen and (objects := world.objects_in(event.room)):
+            if entering == "blind":
+                seen = []
+            else:
+                revealed.append({"line": number, "agents": list(event.agents), "objects": objects})
         line = {
             "line": number,
             "text": event.render(),
-            "seen_by": world.hearers(event) if talk else world.witnesses(event),
+            "seen_by": seen,
             "believed_by": world.believers(event) if talk else None,
             "room": None if talk else world.event_room(event),
         }
@@ -48,13 +61,19 @@ def ask(
         {"question": q.render(), "chain": list(q.chain), "object": q.obj, "answer": row[-1], "labels": row}
         for q, row in zip(questions, labels)
     ]
-    return {"semantics": semantics, "lines": lines, "answers": answers}
+    return {"semantics": semantics, "entering": entering, "lines": lines, "answers": answers, "revealed": revealed}
 
 
 def format_trace(result: dict, show_labels: bool = False) -> str:
     """The ask result as text: each answer, then one trace line per story line."""
     out = [f"{a['question']} -> {a['answer'] or 'unknown'}" for a in result["answers"]]
-    out.append(f"\nDEL trace ({result['semantics']} semantics): who saw each line")
+    for r in result["revealed"]:
+        out.append(
+            f"note: line {r['line']}: entering, {', '.join(r['agents'])} see(s) where the {', '.join(r['objects'])} "
+            "is (Hi-ToM's rule); --entering blind keeps what lies in containers hidden (the classic Sally-Anne reading)"
+        )
+    rule = "" if result["entering"] == "sees" else ", entering blind"
+    out.append(f"\nDEL trace ({result['semantics']} semantics{rule}): who saw each line")
     for i, line in enumerate(result["lines"]):
         seen = ", ".join(line["seen_by"]) or "nobody (no belief changes)"
         text = f"{line['line']:>3} {line['text']:<60} seen by: {seen}"

@@ -7,9 +7,9 @@ import re
 from dataclasses import dataclass, field
 
 from mindzero.core.errors import UserError, clip
-from mindzero.stories.paraphrase import Context, read_sentence, sentences
+from mindzero.stories.paraphrase import Context, read_sentence, sentences, story_names
 from mindzero.stories.paraphrase import read_question as _question_in_words
-from mindzero.stories.templates import NAME, THING, Event, Exit, move_people, parse_line
+from mindzero.stories.templates import NAME, THING, Enter, Event, Exit, IsIn, move_people, parse_line
 
 _NUMBERED = re.compile(r"^\s*(\d+)\s+(.*\S)\s*$")
 
@@ -32,7 +32,34 @@ class StoryText:
     seen: _Seen = field(default_factory=lambda: _Seen(), repr=False, compare=False)  # for story_context
 
 
+#: The room of a story that names none ("Sally has a basket. ... Sally goes out for a walk."): everyone
+#: it names is there from the start.
+IMPLICIT_ROOM = "room"
+
+
 def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
+    """Read a story (:func:`_read_story`). A story in own words that names no room — the classic
+    Sally-Anne story — is read with everyone it names in one room from the start, and says so in
+    ``reworded`` (line 0); if that reading fails too, or names another room, the first error stands."""
+    try:
+        return _read_story(text, ignore_unknown)
+    except UserError as error:
+        people = story_names(text)
+        if _NUMBERED.match(text.strip().splitlines()[0] if text.strip() else "") or len(people) < 1:
+            raise
+        first = Enter(tuple(people), IMPLICIT_ROOM).render()
+        try:
+            story = _read_story(first + "\n" + text, ignore_unknown)
+        except UserError:
+            raise error from None
+        if any(isinstance(e, Enter | IsIn) and e.room != IMPLICIT_ROOM for e in story.events):
+            raise error from None  # it names rooms after all: the error was another
+        story.reworded.insert(0, (0, "(no room is named)", first))
+        story.numbers = [n - 1 for n in story.numbers]
+        return story
+
+
+def _read_story(text: str, ignore_unknown: bool = False) -> StoryText:
     """Read a story, numbered ('1 X entered the R.') or not (any number of sentences a line), with
     optional 'Where ...?' questions. A sentence in other words than the templates' is read as the
     templates it means (:func:`~mindzero.stories.paraphrase.read_sentence`) and listed in

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 
 from mindzero.core.spelling import typo_fixes
-from mindzero.stories.templates import NAME, ROOMS, Enter, Move, move_people, parse_line
+from mindzero.stories.templates import NAME, NOT_NAMES, ROOMS, Enter, Move, move_people, parse_line
 
 #: Verb classes by lemma; every inflection is read (lemminflect). "move" is both a motion ("moved
 #: to the hall") and a placement ("moved the O to the C"): the words after it decide.
@@ -53,7 +53,7 @@ VERBS: dict[str, tuple[str, ...]] = {
         "turn": "turn face address lean",  # "turned to Owen (and whispered ...)": no event
         # thinking and feeling: a clause with one of these and no word of going, placing or a place is no event
         "muse": "think wonder feel seem sigh smile laugh frown yawn shiver hum nod shrug find realise realize "
-        "decide consider remember forget hope annoy please bore",
+        "decide consider remember forget hope annoy please bore want wish",
     }.items()
 }
 #: Words that say how or when, not what: skipped wherever they stand.
@@ -197,6 +197,7 @@ _FILLER = re.compile(
     r"|,?\s*\bwithout (?:any )?(?:movement|movements|a word|\w+ing)\b{rest}"
     r"|\b(?:got|gets|get|stood|stands|stand) up and\b"
     r"|,?\s*\b(?:side by side|hand in hand|one by one|one after (?:another|the other))\b"
+    r"|\bfor a (?:walk|stroll|run|swim|drive|ride)\b"
     r"|^(?:in the end|at the end|last of all|first of all|later on|after a while|before long|all of a sudden)\b,?"
     r"|,?\s*(?:and |so |so that |where |when )?(?:nobody|no one|no-one) else "
     r"(?:heard|could hear|was listening|knew)(?: (?:it|that|this))?\b".format(
@@ -300,6 +301,13 @@ _PURPOSE = re.compile(
 
 
 @cache
+def _base_verb(word: str) -> bool:
+    """Whether an English word is a verb's base form ("play", "sleep"): after "to", an infinitive."""
+    from lemminflect import getAllLemmas  # noqa: PLC0415
+
+    return word in getAllLemmas(word).get("VERB", ())
+
+
 def _only_verb(word: str) -> bool:
     """Whether an English word is a bare verb and nothing else, an infinitive after "to" ("get",
     "fetch"; not "work" or "school", nor "waiting" of "waiting room")."""
@@ -756,6 +764,8 @@ def _read_clause(c: _Clause) -> Reading | None:
     if liking and one:
         thing = c.thing()
         return ([f"{one} {_LIKING[liking]} {thing}."], who) if thing and c.done() else None
+    if one and _possession(c):
+        return [], who  # "Sally has a basket.": no event
     if _negated(c):
         return ([], who) if "that" not in (w.lower() for w in c.t) else None  # "did not move anything": nothing happens
     verb = c.verb()
@@ -991,6 +1001,31 @@ def _placeable(obj: str, container: str, context: Context) -> bool:
     room's name: "put the pear in the kitchen") nor something a person carries ("in her pocket")."""
     rooms = context.places - context.containers | set(ROOMS)
     return obj not in context.containers and container not in rooms and container.split("_")[-1] not in _CARRIED
+
+
+def _possession(c: _Clause) -> bool:
+    """Whether the clause is "Sally has a basket.", "Anne has got a box", "Sally owns a marble": no
+    event (a container, or a thing of hers before it is put anywhere). Not for the story's own object
+    once it is somewhere ("Anne has the marble now": taken from where? refused)."""
+    start = c.i
+    if c.accept("has got", "have got", "has", "have", "had", "owns", "owned", "own") is None or c.peek() not in (
+        "a",
+        "an",
+        "the",
+        "her",
+        "his",
+        "their",
+        "one",
+        "two",
+        "some",
+    ):
+        c.i = start
+        return False
+    thing = c.thing()
+    if thing is None or not c.done() or thing in c.context.objects:
+        c.i = start
+        return False
+    return True
 
 
 def _capitalised_thing(c: _Clause, start: int) -> Reading | None:
@@ -1359,7 +1394,9 @@ def _no_event(clause: list[str], context: Context) -> bool:
     else unread is refused."""
     low = [t.lower() for t in clause]
     lemmas = {_forms().get(w) for w in low}
-    moving = lemmas & _EVENT_VERBS | lemmas & set(VERBS["claim"]) or set(low) & _MOVING_WORDS
+    infinitive = {k for k, w in enumerate(low[:-1]) if w == "to" and _base_verb(low[k + 1])}  # "wants to play"
+    directions = {w for k, w in enumerate(low) if w in _MOVING_WORDS and k not in infinitive}
+    moving = lemmas & _EVENT_VERBS | lemmas & set(VERBS["claim"]) or directions
     feeling = lemmas & set(
         VERBS["muse"] + VERBS["notice"] + VERBS["like"] + VERBS["love"] + VERBS["dislike"] + VERBS["hate"]
     )
@@ -1624,6 +1661,22 @@ def _asked_object(tokens: list[str], context: Context) -> str | None:
             if found and found.lower() not in {"beginning", "start", "end", "story", "first_place"}:
                 return found
     return context.obj if {"it", "them"} & set(low) else None
+
+
+def story_names(text: str) -> list[str]:
+    """The people a story in own words names, in order of first mention: capitalised words that are
+    no function word and either no English word ("Anne") or capitalised away from a sentence's start
+    too ("Now Sally comes back": "Sally", not "Now")."""
+    from lemminflect import getAllLemmas  # noqa: PLC0415
+
+    found: dict[str, bool] = {}  # name -> seen away from a sentence's start
+    for line in text.splitlines():
+        for sentence in sentences(line):
+            words = re.findall(r"[^\W\d_][\w-]*", sentence)
+            for k, word in enumerate(words):
+                if word[:1].isupper() and word.lower() not in FUNCTION_WORDS and word not in NOT_NAMES.split():
+                    found[word] = found.get(word, False) or k > 0
+    return [w for w, inside in found.items() if inside or not getAllLemmas(w.lower())]
 
 
 def sentences(line: str) -> list[str]:

@@ -59,6 +59,10 @@ from mindzero.stories.templates import (
 
 SEMANTICS = ("hitom", "del")
 DIAGNOSTIC_SEMANTICS = ("hitom-combinations",)
+#: What people entering a room see: ``sees`` — every object lying there (Hi-ToM's rule); ``blind`` —
+#: nothing, the objects being hidden in their containers (the classic Sally-Anne reading: Sally, back,
+#: still thinks the marble is in her basket).
+ENTERING = ("sees", "blind")
 WAITING_ROOM = "waiting_room"
 MAX_ORDER = 4
 
@@ -278,11 +282,16 @@ class StorySimulator:
     (see :class:`StoryWorld`).
     """
 
-    def __init__(self, agents: Sequence[str], semantics: str = "hitom", story: Sequence[Event] = ()) -> None:
+    def __init__(
+        self, agents: Sequence[str], semantics: str = "hitom", story: Sequence[Event] = (), entering: str = "sees"
+    ) -> None:
         if semantics not in SEMANTICS + DIAGNOSTIC_SEMANTICS:
             raise UserError(f"unknown semantics {semantics!r}; choose one of {', '.join(SEMANTICS)}")
+        if entering not in ENTERING:
+            raise UserError(f"unknown entering rule {entering!r}; choose one of {', '.join(ENTERING)}")
         self.agents = tuple(agents)
         self.semantics = semantics
+        self.entering = entering
         self.world = StoryWorld(self.agents, story)
         empty = EpistemicModel(self.agents, (), (0,), tuple(((0,),) for _ in self.agents), ("w0",))
         self.state = PointedModel(empty, 0)
@@ -330,7 +339,7 @@ class StorySimulator:
 
         if isinstance(event, (Enter, IsIn)):
             observers = w.witnesses(event)
-            if not observers:
+            if not observers or self.entering == "blind":
                 return self.noop
             post = And(tuple(self._location_post(o, w.location[o]) for o in w.objects_in(event.room)))
             if self.semantics == "hitom-combinations":

@@ -12,14 +12,14 @@ from dataclasses import dataclass
 
 #: An agent's name in the templates: capitalised, not a pronoun or an article ("She left." names
 #: nobody) (the reader refuses a sentence that names none).
-_NOT_NAMES = (
+NOT_NAMES = (
     "He She They It We I You The A An There Then After Afterwards Finally Later Next Now Meanwhile Soon Once When "
     "While Before Lastly Thereafter Subsequently Eventually Suddenly Also Still"
 )
 #: Letters of any alphabet but lower-case ASCII start a name ("José", "Zoë", "Anne-Marie"); a
 #: lower-case word is never one.
 _NAME_PART = r"(?![a-z])[^\W\d_][^\W\d_]*"
-NAME = rf"(?!(?:{'|'.join(_NOT_NAMES.split())})\b){_NAME_PART}(?:-{_NAME_PART})*"
+NAME = rf"(?!(?:{'|'.join(NOT_NAMES.split())})\b){_NAME_PART}(?:-{_NAME_PART})*"
 
 
 #: The rooms of Hi-ToM's stories (and of our generator's): a thing is never put "in the kitchen".

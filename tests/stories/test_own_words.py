@@ -427,3 +427,43 @@ def test_the_robustness_sets_development_authors_are_read_without_a_wrong_answer
         gold = [a if a is None else a.lower() for a in source["answers"]]
         assert [a if a is None else a.lower() for a in answers] == gold, row["id"]
     assert read / len(rows) >= least_read
+
+
+SALLY_ANNE = (
+    "Sally has a basket. Anne has a box. Sally has a marble. She puts the marble into her basket. "
+    "Sally goes out for a walk. Anne takes the marble out of the basket and puts it into the box. "
+    "Now Sally comes back. She wants to play with her marble. Where will Sally look for her marble?"
+)
+
+
+def test_the_classic_sally_anne_story_is_read_in_one_room() -> None:
+    """Baron-Cohen's story names no room: everyone it names is in one room from the start (said in
+    ``reworded``); "has a basket" is no event, "goes out for a walk" leaves, "comes back" returns."""
+    story = read_story(SALLY_ANNE)
+    assert story.reworded[0] == (0, "(no room is named)", "Sally and Anne entered the room.")
+    assert story.events == [
+        Enter(("Sally", "Anne"), "room"),
+        Move("Sally", "marble", "basket"),
+        Exit("Sally", "room"),
+        Move("Anne", "marble", "box"),
+        Enter(("Sally",), "room"),
+    ]
+    assert story.questions == [Question(("Sally",), "marble")]
+
+
+@pytest.mark.parametrize("semantics", ["hitom", "del"])
+def test_entering_blind_gives_the_classic_false_belief_and_hitoms_rule_says_why_it_does_not(semantics) -> None:
+    """Under Hi-ToM's rule Sally, coming back, sees the marble in the box (and the trace says so);
+    with ``entering="blind"`` what lies in a container stays hidden: she looks in her basket."""
+    story = read_story(SALLY_ANNE)
+    seen = ask(story.events, story.questions, semantics, story.numbers)
+    assert [a["answer"] for a in seen["answers"]] == ["box"]
+    assert seen["revealed"] == [{"line": 4, "agents": ["Sally"], "objects": ["marble"]}]
+    blind = ask(story.events, story.questions, semantics, story.numbers, entering="blind")
+    assert [a["answer"] for a in blind["answers"]] == ["basket"] and blind["revealed"] == []
+
+
+def test_having_the_storys_object_once_it_lies_somewhere_is_refused() -> None:
+    with pytest.raises(UserError, match="unparseable sentence"):
+        read_story(START + "Mara has the wrench now.")
+    assert events("Mara has a hammer. Mara has got a blue crate.") == []  # hers, not yet anywhere: no event
