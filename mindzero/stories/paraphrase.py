@@ -576,6 +576,7 @@ class _Clause:
         owner = None
         if self.peek() in _DETERMINERS:
             self.i += 1
+            self.i += self.peek() == "own"  # "her own box"
         elif (
             self.i < len(self.t)
             and self.t[self.i].endswith(("'s", "'"))
@@ -983,9 +984,11 @@ _FIXTURES = frozenset(
 
 def _a_room(place: str | None, context: Context) -> bool:
     """Whether a place a person goes into or is in can be a room: not a known container, not a part
-    or piece of furniture ("the door", "the kitchen door", "bed") and not a bare "room"."""
-    if place is None or place in context.containers or place.lower() == "room":
-        return False
+    or piece of furniture ("the door", "the kitchen door", "bed") and not a bare "room" where the
+    story has other rooms."""
+    rooms = context.places - context.containers
+    if place is None or place in context.containers or place.lower() == "room" and rooms - {place}:
+        return False  # "walked into the room" beside a kitchen and a den: which? ("are in a room" alone is one)
     return place.split("_")[-1].lower() not in _FIXTURES
 
 
@@ -1086,6 +1089,8 @@ def _motion(c: _Clause, agents: list[str], verb: str = "go") -> Reading | None:
             return None  # back where? (refused, not guessed)
         return [f"{one} entered the {c.context.left[one]}."], (one,)
     if c.done() or c.accept("out of", "out from", "outside of", "out", "outside", "away from", "away", "off", "from"):
+        if len(agents) == 1 and agents[0] not in c.context.rooms and c.done():
+            return [], tuple(agents)  # "leaves the room and goes (off) for a walk": already out, no event
         return _leave(c, agents[0]) if len(agents) == 1 else None
     entering = ("to inside", "up in", "on to", "on into", "through into", "through to", "inside of", "in to")
     if c.accept(*entering, *_ENTERING) is None:
@@ -1329,8 +1334,13 @@ def _subject_and_verb(words: list[str]) -> bool:
 
 
 def _has_verb(words: list[str]) -> bool:
-    """A verb we know, or one we do not in a motion frame ("climbs (back) out")."""
-    return any(_forms().get(w) for w in words) or any(_unknown_verb_at(words, j) for j in range(len(words)))
+    """A verb we know, one we do not in a motion frame ("climbs (back) out"), or "has a / the ..."
+    (possession: "Sally has a basket and Anne has a box" is two clauses)."""
+    owning = any(w in _OWNING and words[k + 1 : k + 2] in (["a"], ["an"], ["the"]) for k, w in enumerate(words))
+    return owning or any(_forms().get(w) for w in words) or any(_unknown_verb_at(words, j) for j in range(len(words)))
+
+
+_OWNING = frozenset("has have had owns own owned".split())
 
 
 def _starts_clause(tokens: list[str]) -> bool:

@@ -463,6 +463,28 @@ def test_entering_blind_gives_the_classic_false_belief_and_hitoms_rule_says_why_
     assert [a["answer"] for a in blind["answers"]] == ["basket"] and blind["revealed"] == []
 
 
+@pytest.mark.parametrize(
+    "story",
+    [
+        "Sally takes a marble and hides it in her basket. She then leaves the room and goes for a walk. While she "
+        "is away, Anne takes the marble out of Sally's basket and puts it in her own box. Sally then comes back.",
+        "Sally and Anne are in a room. Sally has a basket and Anne has a box. Sally puts her marble in the basket "
+        "and goes out. Anne moves the marble from the basket to the box. Sally returns.",
+    ],
+)
+def test_the_story_as_others_tell_it_gives_the_same_false_belief(story: str) -> None:
+    """Two more tellings of the same test (a textbook's and a lecture's): "leaves the room and goes for
+    a walk", "her own box", "are in a room", "has a basket and ... has a box"."""
+    read = read_story(story + " Where will Sally look for her marble?")
+    assert [e.render() for e in read.events][1:] == [
+        "Sally moved the marble to the basket.",
+        "Sally exited the room.",
+        "Anne moved the marble to the box.",
+        "Sally entered the room.",
+    ]
+    assert ask(read.events, read.questions, entering="blind")["answers"][0]["answer"] == "basket"
+
+
 def test_having_the_storys_object_once_it_lies_somewhere_is_refused() -> None:
     with pytest.raises(UserError, match="unparseable sentence"):
         read_story(START + "Mara has the wrench now.")
