@@ -1654,7 +1654,8 @@ def read_question(text: str, context: Context | None = None) -> tuple[tuple[str,
 
 def _asked_object(tokens: list[str], context: Context) -> str | None:
     """The object a question asks about: the one the story names whose words it has (the longest),
-    else the thing after a determiner, else "it" for the object named last."""
+    else the thing after a determiner, else "it" for the object named last, else the story's only
+    object ("Which container will Sally search first?")."""
     text = " " + " ".join(t.lower() for t in tokens) + " "
     named = [o for o in context.objects if f" {o.lower().replace('_', ' ')} " in text]
     named = [o for o in named if not any(o != other and o in other for other in named)]  # "sweet potato", not "potato"
@@ -1670,23 +1671,38 @@ def _asked_object(tokens: list[str], context: Context) -> str | None:
             found = c.thing()
             if found and found.lower() not in {"beginning", "start", "end", "story", "first_place"}:
                 return found
-    return context.obj if {"it", "them"} & set(low) else None
+    if {"it", "them"} & set(low):
+        return context.obj
+    searching = set(low) & {"look", "looks", "looking", "search", "searches", "searching", "container", "find"}
+    return next(iter(context.objects)) if len(context.objects) == 1 and searching else None  # "Where will Sally look?"
 
 
 def story_names(text: str) -> list[str]:
     """The people a story in own words names, in order of first mention: capitalised words that are
-    no function word and either no English word ("Anne") or capitalised away from a sentence's start
-    too ("Now Sally comes back": "Sally", not "Now")."""
+    no function word and either no English word ("Anne"), or capitalised away from a sentence's start
+    too ("Now Sally comes back": "Sally", not "Now"), or starting two sentences or more without being
+    an adverb ("Sally ... Sally ...")."""
     from lemminflect import getAllLemmas  # noqa: PLC0415
 
-    found: dict[str, bool] = {}  # name -> seen away from a sentence's start
+    inside: dict[str, bool] = {}  # name -> seen away from a sentence's start
+    starts: dict[str, int] = {}
     for line in text.splitlines():
         for sentence in sentences(line):
             words = re.findall(r"[^\W\d_][\w-]*", sentence)
             for k, word in enumerate(words):
-                if word[:1].isupper() and word.lower() not in FUNCTION_WORDS and word not in NOT_NAMES.split():
-                    found[word] = found.get(word, False) or k > 0
-    return [w for w, inside in found.items() if inside or not getAllLemmas(w.lower())]
+                if (
+                    word[:1].isupper()
+                    and word.lower() not in FUNCTION_WORDS | ADVERBS
+                    and word not in NOT_NAMES.split()
+                ):
+                    inside[word] = inside.get(word, False) or k > 0
+                    starts[word] = starts.get(word, 0) + (k == 0)
+
+    def named(word: str) -> bool:
+        lemmas = getAllLemmas(word.lower())
+        return inside[word] or not lemmas or starts[word] >= 2 and not set(lemmas) <= {"ADV", "ADJ"}
+
+    return [w for w in inside if named(w)]
 
 
 def sentences(line: str) -> list[str]:

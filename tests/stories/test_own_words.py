@@ -485,6 +485,16 @@ def test_the_story_as_others_tell_it_gives_the_same_false_belief(story: str) -> 
     assert ask(read.events, read.questions, entering="blind")["answers"][0]["answer"] == "basket"
 
 
+def test_a_question_without_its_object_asks_about_the_storys_only_one() -> None:
+    """ "Where will Sally look?" in a story of one marble; "Where did Sally go?" stays refused."""
+    story = read_story(SALLY_ANNE.replace("Sally comes back.", "Sally comes back. Sally goes out."))
+    context = story_context(story)
+    assert read_question("Which container will Sally search first?", context=context) == Question(("Sally",), "marble")
+    assert read_question("Where will Sally look?", context=context) == Question(("Sally",), "marble")
+    with pytest.raises(UserError, match="unparseable question"):
+        read_question("Where did Sally go?", context=context)
+
+
 def test_having_the_storys_object_once_it_lies_somewhere_is_refused() -> None:
     with pytest.raises(UserError, match="unparseable sentence"):
         read_story(START + "Mara has the wrench now.")
