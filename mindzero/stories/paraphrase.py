@@ -1602,7 +1602,7 @@ _BELIEF = frozenset(
     "think thinks thought believe believes believed reckon reckons suppose supposes expect expects look looks "
     "search searches searching looking assume assumes guess guesses according opinion view mind imagine "
     "imagines figure figures consider considers feel feels go hunting hunt per belief beliefs understanding "
-    "thinking believing expecting assuming".split()
+    "thinking believing expecting assuming goes going".split()
 )
 #: Words after a name's "'s" that still ask that person's belief ("in Ann's opinion").
 _OPINION = frozenset("opinion view mind eyes perspective point guess idea".split())
@@ -1647,9 +1647,36 @@ def read_question(text: str, context: Context | None = None) -> tuple[tuple[str,
         if set(low) & _BELIEF and not set(low) & _READER:
             return None  # "Where does she / everyone / the teacher think ...": a belief of whom?
         return (), obj, "beginning" if beginning else "think"
-    if not set(low) & _BELIEF or beginning:
+    if not set(low) & _BELIEF or beginning or not _each_believes(tokens, set(names)):
         return None  # "Where did Sally put it?"; "... think it was at the beginning?" (a past belief)
     return tuple(names), obj, "think"
+
+
+#: Words between a believer's name and the belief word ("Sally would search", "Jackson that").
+_BELIEF_GAP = frozenset("will would does did do is was really also still to be that actually first then going".split())
+
+
+def _each_believes(tokens: list[str], names: set[str]) -> bool:
+    """Whether each believer after the first is one: the next word (past "will", "would", "that",
+    ...) is a belief word, another name, a comma or the end — not an action ("Where does Sally think
+    Anne put it?" asks no belief of Anne's) nor "and" ("Where do Sally and Anne each think ...?":
+    two questions); and, with two names or more, no "she thinks" (which of them?)."""
+    low = [t.lower() for t in tokens]
+    named = [t for t in tokens if t in names]
+    if len(set(named)) > 1 and any(
+        w in ("he", "she", "they") and low[k + 1 : k + 2] and low[k + 1] in _BELIEF for k, w in enumerate(low)
+    ):
+        return False
+    first = named[0] if named else None
+    for k, token in enumerate(tokens):
+        if token not in names or token == first:
+            continue
+        j = k + 1
+        while j < len(low) and low[j] in _BELIEF_GAP | ADVERBS:
+            j += 1
+        if j < len(low) and low[j] not in _BELIEF and low[j] != "," and tokens[j] not in names:
+            return False
+    return True
 
 
 def _asked_object(tokens: list[str], context: Context) -> str | None:

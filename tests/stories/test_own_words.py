@@ -347,6 +347,8 @@ def test_what_cannot_be_placed_exactly_is_refused_naming_it(line: str) -> None:
         ("Where is Mara thinking the wrench is?", Question(("Mara",), "wrench")),
         ("so where would theo look for the wrench??", Question(("Theo",), "wrench")),
         ("Where do you think the wrench is?", Question((), "wrench")),  # the reader: where it really is
+        ("If Theo went to fetch the wrench, where would he look?", Question(("Theo",), "wrench")),
+        ("Where does Mara expect Theo to look for the wrench?", Question(("Mara", "Theo"), "wrench")),
     ],
 )  # fmt: skip
 def test_a_question_in_own_words_asks_its_chain(question: str, expected: Question) -> None:
@@ -367,6 +369,9 @@ def test_a_question_in_own_words_asks_its_chain(question: str, expected: Questio
         "Where does the teacher think the wrench is?",
         "Where does Theo's brother think the wrench is?",
         "Where does Theo think the wrench was at the beginning?",  # a belief in the past
+        "Where does Theo think Mara put the wrench?",  # no belief of Mara's (it was read as one)
+        "Where do Theo and Mara each think the wrench is?",  # two questions (it was read as a chain)
+        "Where does Theo think Mara thinks she thinks the wrench is?",  # she: which of them?
     ],
 )
 def test_a_question_that_asks_something_else_is_refused(question: str) -> None:
