@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mindzero.core.errors import UserError
 from mindzero.stories.events import Question
 from mindzero.stories.semantics import StorySimulator, story_agents
 from mindzero.stories.templates import Enter, Event, IsIn, PrivateTell, PublicClaim
@@ -31,6 +32,12 @@ def ask(
     ``revealed``: the entering lines whose entrants saw objects lying in the room (the rule a
     reader of a Sally-Anne story may not expect).
     """
+    objects = {e.obj for e in events if hasattr(e, "obj")}
+    for q in questions:
+        if q.obj not in objects:  # else "unknown", as if the chain had never learnt where it is
+            raise UserError(
+                f"{q.render()!r}: the {q.obj} is not in the story (it tells of: {', '.join(sorted(objects))})"
+            )
     sim = StorySimulator(story_agents(events), semantics, events, entering)
     numbers = list(numbers) or list(range(1, len(events) + 1))
     lines, labels, revealed = [], [[] for _ in questions], []

@@ -504,3 +504,9 @@ def test_having_the_storys_object_once_it_lies_somewhere_is_refused() -> None:
     with pytest.raises(UserError, match="unparseable sentence"):
         read_story(START + "Mara has the wrench now.")
     assert events("Mara has a hammer. Mara has got a blue crate.") == []  # hers, not yet anywhere: no event
+
+
+def test_a_question_about_an_object_the_story_lacks_is_an_error_not_unknown() -> None:
+    story = read_story(SALLY_ANNE)
+    with pytest.raises(UserError, match="the apple is not in the story"):
+        ask(story.events, [Question(("Sally",), "apple")])
