@@ -87,7 +87,10 @@ _NOT_MOTION = frozenset(
     "reaches reached check checks checked".split()
 )
 #: Words for people after a number ("all five participants").
-_PEOPLE = ("participants", "people", "friends", "children", "kids", "agents", "characters", "of the participants")
+_PEOPLE = (
+    "participants", "people", "friends", "children", "kids", "agents", "characters", "of the participants",
+    "girls", "boys", "women", "men", "siblings", "sisters", "brothers", "twins",
+)  # fmt: skip
 _NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "2": 2, "3": 3, "4": 4, "5": 5}
 _PARTICLES = frozenset("out up off away down over aside around about along".split())
 #: Words that end a thing's name: where it is, not what it is ("the pear located in ...").
@@ -470,6 +473,11 @@ class _Clause:
             self.i = len(self.t)
         return self.i >= len(self.t)
 
+    def skip_to_subject(self) -> None:
+        """Skip adverbs before a subject, but not "both" / "all", which may be it ("Both girls leave")."""
+        while self.peek() in ADVERBS - {"both", "all"} or self.peek() == ",":
+            self.i += 1
+
     def skip_adverbs(self) -> None:
         while self.peek() in ADVERBS or self.peek() in (",", "over", "up", "around", "about", "along"):
             self.i += 1
@@ -492,7 +500,7 @@ class _Clause:
 
     def names(self) -> list[str] | None:
         """ "Ann", "Ann and Bob", "Ann, Bob and Cy", "he" / "she" / "they" (the subject before)."""
-        self.skip_adverbs()
+        self.skip_to_subject()
         if self.peek() in ("he", "she", "they", "him", "her", "them"):
             pronoun = self.peek()
             subject = self.context.subject
@@ -549,7 +557,7 @@ class _Clause:
         the agents the sentence before was about, else the last people named together, else every
         agent of the story — the first whose number fits (two or more)."""
         start = self.i
-        self.accept("all", "the")
+        self.i += self.peek() in ("all", "the")  # not accept(): it would skip "both", an adverb elsewhere
         word = self.peek()
         count = _NUMBERS.get(word)
         if count is None and word not in ("everyone", "everybody", "both", "of"):
@@ -739,8 +747,9 @@ def _read_clause(c: _Clause) -> Reading | None:
     """A clause as template sentences, and the agents it is about; None when it cannot be read."""
     if _unreal([w.lower() for w in c.t]):
         return None
-    c.skip_adverbs()
-    if c.accept("there"):  # "There is a pear (sitting) in the box."
+    c.skip_to_subject()
+    if c.peek() == "there":  # "There is a pear (sitting) in the box." (not accept(): it skips "both")
+        c.i += 1
         if _forms().get(c.peek()) != "be":
             return None
         c.i += 1
@@ -790,6 +799,8 @@ def _read_clause(c: _Clause) -> Reading | None:
         return ([f"{_join(agents)} entered the {room}."], who) if _a_room(room, c.context) and c.done() else None
     if verb in ("take", "set", "head", "make") and one and c.accept("off") and c.done():
         return _leave(c, one)  # "took off", "set off", "headed off"
+    if verb in VERBS["leave"] and not one:
+        return _leave_together(c, agents)
     if verb in VERBS["leave"] and one:  # "left (the den)", else "left the pear in the box" (a move)
         start = c.i
         if (read := _leave(c, one)) is not None:
@@ -1057,6 +1068,18 @@ def _leave(c: _Clause, agent: str) -> Reading | None:
     return ([f"{agent} exited the {room}."], (agent,)) if room and c.done() else None
 
 
+def _leave_together(c: _Clause, agents: list[str]) -> Reading | None:
+    """ "They both leave (the kitchen)": each leaves the room they share, one exit each (nothing
+    happens between them); None when they are not all in that room."""
+    read = _leave(c, agents[0])
+    if read is None or not read[0]:
+        return None
+    room = read[0][0].removeprefix(f"{agents[0]} exited the ").removesuffix(".")
+    if any(c.context.rooms.get(a) != room for a in agents):
+        return None
+    return [f"{a} exited the {room}." for a in agents], tuple(agents)
+
+
 #: Verbs of going that, with no place after them, arrive rather than leave ("came back").
 _ARRIVING = frozenset("come return arrive rejoin join reenter follow get".split())
 
@@ -1091,7 +1114,7 @@ def _motion(c: _Clause, agents: list[str], verb: str = "go") -> Reading | None:
     if c.done() or c.accept("out of", "out from", "outside of", "out", "outside", "away from", "away", "off", "from"):
         if len(agents) == 1 and agents[0] not in c.context.rooms and c.done():
             return [], tuple(agents)  # "leaves the room and goes (off) for a walk": already out, no event
-        return _leave(c, agents[0]) if len(agents) == 1 else None
+        return _leave(c, agents[0]) if len(agents) == 1 else _leave_together(c, agents)
     entering = ("to inside", "up in", "on to", "on into", "through into", "through to", "inside of", "in to")
     if c.accept(*entering, *_ENTERING) is None:
         return None

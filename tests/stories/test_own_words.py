@@ -177,6 +177,8 @@ def events(text: str) -> list:
         ("Step 3: Theo departed the garage.", [Exit("Theo", "garage")]),
         # a learner of English: "go to inside", "not do anything", "speak to everybody that"
         ("Theo go to inside the attic.", [Enter(("Theo",), "attic")]),
+        # a group leaving together: one exit each (a group could not leave before)
+        ("All three leave.", [Exit("Mara", "garage"), Exit("Theo", "garage"), Exit("Ines", "garage")]),
         ("Theo stay in garage one minute and not do anything.", [Stay("Theo", "garage")]),
         ("Ines speak to everybody that wrench is in blue crate.", [CLAIM]),
         ("Ines shouted to Theo that the wrench is in the blue crate.", [CLAIM]),  # everyone there hears a shout
@@ -510,3 +512,8 @@ def test_a_question_about_an_object_the_story_lacks_is_an_error_not_unknown() ->
     story = read_story(SALLY_ANNE)
     with pytest.raises(UserError, match="the apple is not in the story"):
         ask(story.events, [Question(("Sally",), "apple")])
+
+
+def test_both_girls_are_the_two_people_of_the_story() -> None:
+    story = read_story("Sally and Anne are in the kitchen. The marble is in the basket. Both girls leave the kitchen.")
+    assert story.events[-2:] == [Exit("Sally", "kitchen"), Exit("Anne", "kitchen")]
