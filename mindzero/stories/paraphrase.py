@@ -564,6 +564,8 @@ class _Clause:
             self.i = start
             return None
         self.i += word != "of"
+        if self.peek() == "of" and self.peek(1) == "the" and self.peek(2) in _PEOPLE:
+            self.i += 2  # "both of the girls"
         self.accept("of them", "of us", *_PEOPLE)
         groups = [list(self.context.subject), list(self.context.group), sorted(self.context.agents)]
         if word in ("everyone", "everybody"):

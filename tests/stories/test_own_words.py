@@ -515,5 +515,6 @@ def test_a_question_about_an_object_the_story_lacks_is_an_error_not_unknown() ->
 
 
 def test_both_girls_are_the_two_people_of_the_story() -> None:
-    story = read_story("Sally and Anne are in the kitchen. The marble is in the basket. Both girls leave the kitchen.")
-    assert story.events[-2:] == [Exit("Sally", "kitchen"), Exit("Anne", "kitchen")]
+    for leaving in ("Both girls leave the kitchen.", "Both of the girls leave."):
+        story = read_story("Sally and Anne are in the kitchen. The marble is in the basket. " + leaving)
+        assert story.events[-2:] == [Exit("Sally", "kitchen"), Exit("Anne", "kitchen")]
