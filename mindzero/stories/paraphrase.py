@@ -719,7 +719,7 @@ def _where_to(c: _Clause) -> str | None:
 
 def _here(c: _Clause, agent: str) -> str | None:
     """The room named next ("in the R") or, for "there" / "put" / nothing, the agent's room."""
-    c.accept("put", "there", "here", "out", "around", "about")
+    c.accept("put", "there", "here", "out", "around", "about", "behind")  # "stays behind": where she is
     if c.accept("in there", "in here") is None and c.accept("in", "inside", "at") is not None:
         return _place(c)
     c.accept("there", "here")

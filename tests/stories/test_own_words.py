@@ -179,6 +179,7 @@ def events(text: str) -> list:
         ("Theo go to inside the attic.", [Enter(("Theo",), "attic")]),
         # a group leaving together: one exit each (a group could not leave before)
         ("All three leave.", [Exit("Mara", "garage"), Exit("Theo", "garage"), Exit("Ines", "garage")]),
+        ("Mara leaves and Theo stays behind.", [Exit("Mara", "garage"), Stay("Theo", "garage")]),
         ("Theo stay in garage one minute and not do anything.", [Stay("Theo", "garage")]),
         ("Ines speak to everybody that wrench is in blue crate.", [CLAIM]),
         ("Ines shouted to Theo that the wrench is in the blue crate.", [CLAIM]),  # everyone there hears a shout
