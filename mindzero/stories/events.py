@@ -14,6 +14,11 @@ from mindzero.stories.templates import NAME, THING, Enter, Event, Exit, IsIn, mo
 _NUMBERED = re.compile(r"^\s*(\d+)\s+(.*\S)\s*$")
 
 
+def _numbered(text: str) -> bool:
+    """Whether a story is numbered ('1 X entered the R.'): any of its lines is."""
+    return any(_NUMBERED.match(line.strip()) for line in text.splitlines())
+
+
 @dataclass
 class StoryText:
     """A story read from text: its events with their own line numbers, any questions, the file
@@ -45,7 +50,7 @@ def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
         return _read_story(text, ignore_unknown)
     except UserError as error:
         people = story_names(text)
-        if _NUMBERED.match(text.strip().splitlines()[0] if text.strip() else "") or len(people) < 1:
+        if _numbered(text) or not people:
             raise
         first = Enter(tuple(people), IMPLICIT_ROOM).render()
         try:
@@ -72,7 +77,7 @@ def _read_story(text: str, ignore_unknown: bool = False) -> StoryText:
     """
     lines = [(n, raw.strip()) for n, raw in enumerate(text.splitlines(), start=1)]
     lines = [(n, line) for n, line in lines if line and line != "***"]
-    numbered = any(_NUMBERED.match(line) for _, line in lines)
+    numbered = _numbered(text)
     story = StoryText([], [], [], [])
     started = not numbered
     for lineno, line in lines:

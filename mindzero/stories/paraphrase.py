@@ -1024,7 +1024,7 @@ def _possession(c: _Clause) -> bool:
     event (a container, or a thing of hers before it is put anywhere). Not for the story's own object
     once it is somewhere ("Anne has the marble now": taken from where? refused)."""
     start = c.i
-    if c.accept("has got", "have got", "has", "have", "had", "owns", "owned", "own") is None or c.peek() not in (
+    if c.accept("has got", "have got", *sorted(_OWNING)) is None or c.peek() not in (
         "a",
         "an",
         "the",
@@ -1054,8 +1054,7 @@ def _capitalised_thing(c: _Clause, start: int) -> Reading | None:
     read = _thing_clause(probe)
     if read is None:
         return None
-    container = read[0][0].rsplit(" the ", 1)[1].rstrip(".")
-    if _new_name_or_thing(c.t[k], container, c.context) != "thing":
+    if _new_name_or_thing(c.t[k], parse_line(read[0][0]).container, c.context) != "thing":
         return None
     c.context.obj = probe.context.obj
     return read
@@ -1076,7 +1075,7 @@ def _leave_together(c: _Clause, agents: list[str]) -> Reading | None:
     read = _leave(c, agents[0])
     if read is None or not read[0]:
         return None
-    room = read[0][0].removeprefix(f"{agents[0]} exited the ").removesuffix(".")
+    room = parse_line(read[0][0]).room
     if any(c.context.rooms.get(a) != room for a in agents):
         return None
     return [f"{a} exited the {room}." for a in agents], tuple(agents)
