@@ -304,19 +304,23 @@ _PURPOSE = re.compile(
 
 
 @cache
+def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    """lemminflect's lemmas of an English word by part of speech ({} for a word it does not know)."""
+    from lemminflect import getAllLemmas  # noqa: PLC0415 — loaded on the first non-template sentence
+
+    return getAllLemmas(word)
+
+
+@cache
 def _base_verb(word: str) -> bool:
     """Whether an English word is a verb's base form ("play", "sleep"): after "to", an infinitive."""
-    from lemminflect import getAllLemmas  # noqa: PLC0415
-
-    return word in getAllLemmas(word).get("VERB", ())
+    return word in _lemmas(word).get("VERB", ())
 
 
 def _only_verb(word: str) -> bool:
     """Whether an English word is a bare verb and nothing else, an infinitive after "to" ("get",
     "fetch"; not "work" or "school", nor "waiting" of "waiting room")."""
-    from lemminflect import getAllLemmas  # noqa: PLC0415
-
-    lemmas = getAllLemmas(word)
+    lemmas = _lemmas(word)
     return set(lemmas) == {"VERB"} and word in lemmas["VERB"]
 
 
@@ -373,18 +377,14 @@ def _tokens(text: str) -> list[str]:
 def _adverb_not_noun(word: str) -> bool:
     """An English adverb that is no noun ("only", "alone", "instead", "though"): it cannot end a
     name, so "the hall only" is the hall."""
-    from lemminflect import getAllLemmas  # noqa: PLC0415
-
-    kinds = set(getAllLemmas(word))
+    kinds = set(_lemmas(word))
     return "ADV" in kinds and "NOUN" not in kinds
 
 
 @cache
 def _comparative(word: str) -> bool:
     """A comparative adverb ("closer", "nearer", "further"): how far, never a thing's name."""
-    from lemminflect import getAllLemmas  # noqa: PLC0415
-
-    adverb = getAllLemmas(word).get("ADV", ())
+    adverb = _lemmas(word).get("ADV", ())
     return bool(adverb) and word not in adverb
 
 
@@ -404,9 +404,7 @@ def _manner_adverb(word: str) -> bool:
     are kept."""
     if not word.endswith("ly") or word in PUBLIC | PRIVATE | _UNREAL | _EARLIER:
         return False
-    from lemminflect import getAllLemmas  # noqa: PLC0415
-
-    kinds = set(getAllLemmas(word))
+    kinds = set(_lemmas(word))
     return "ADV" in kinds and kinds <= {"ADV", "ADJ"}
 
 
@@ -422,15 +420,13 @@ def _vocabulary() -> frozenset[str]:
 def _respell(text: str, context: Context) -> str:
     """The text with misspellings of the reader's words and of the story's places and objects read
     as them ("togther", "privatly", "bukcet"): :func:`~mindzero.core.spelling.typo_fixes`."""
-    from lemminflect import getAllLemmas  # noqa: PLC0415
-
     named = {w.lower() for p in context.places | context.objects for w in p.split("_")}
     for offset, typed, meant in reversed(
-        typo_fixes(text, _vocabulary() | named, lambda w: bool(getAllLemmas(w)), lambda w: _forms().get(w, w))
+        typo_fixes(text, _vocabulary() | named, lambda w: bool(_lemmas(w)), lambda w: _forms().get(w, w))
     ):
         text = text[:offset] + meant + text[offset + len(typed) :]
     for name in context.agents:  # "then maya leaves": a name typed in lower case that is no English word
-        if not getAllLemmas(name.lower()):
+        if not _lemmas(name.lower()):
             text = re.sub(rf"\b{name.lower()}\b", name, text)
     return text
 
@@ -911,9 +907,7 @@ def _new_name_or_thing(word: str, place: str, context: Context) -> str:
         return "thing"
     if place in context.places:
         return "name"
-    from lemminflect import getAllLemmas  # noqa: PLC0415
-
-    return "unknown" if "NOUN" in getAllLemmas(word.lower()) else "name"
+    return "unknown" if "NOUN" in _lemmas(word.lower()) else "name"
 
 
 #: Phrases of liking and disliking (distractors: no event), each read as its template's verb.
@@ -1733,8 +1727,6 @@ def story_names(text: str) -> list[str]:
     no function word and either no English word ("Anne"), or capitalised away from a sentence's start
     too ("Now Sally comes back": "Sally", not "Now"), or starting two sentences or more without being
     an adverb ("Sally ... Sally ...")."""
-    from lemminflect import getAllLemmas  # noqa: PLC0415
-
     inside: dict[str, bool] = {}  # name -> seen away from a sentence's start
     starts: dict[str, int] = {}
     for line in text.splitlines():
@@ -1750,7 +1742,7 @@ def story_names(text: str) -> list[str]:
                     starts[word] = starts.get(word, 0) + (k == 0)
 
     def named(word: str) -> bool:
-        lemmas = getAllLemmas(word.lower())
+        lemmas = _lemmas(word.lower())
         return inside[word] or not lemmas or starts[word] >= 2 and not set(lemmas) <= {"ADV", "ADJ"}
 
     return [w for w in inside if named(w)]
