@@ -386,12 +386,8 @@ def _train_runs(config: AblationConfig, recipe: SSRLConfig, out: Path) -> None:
     at a time. Side by side, each run is a spawned process (torch and TRL keep per-process state) with
     an equal share of the cores; its progress goes to OUT/<row>/seed<k>.log and one line per finished
     run comes here."""
-    todo = [
-        (row, seed)
-        for row in config.rows
-        for seed in config.seeds
-        if not (out / row / f"seed{seed}" / "final" / "config.json").is_file()
-    ]
+    runs = [(row, seed) for row in config.rows for seed in config.seeds]
+    todo = [(row, seed) for row, seed in runs if not _finished(config, out / row / f"seed{seed}")]
     if config.jobs == 1 or not todo:
         for row, seed in todo:
             train_ssrl(_run_config(config, recipe, row, seed, out))
@@ -426,6 +422,25 @@ def _train_runs(config: AblationConfig, recipe: SSRLConfig, out: Path) -> None:
             time.sleep(0.5)
 
 
+def _read_out(config: AblationConfig) -> dict:
+    """What an assistance evaluation depends on besides the model: a kept one is reused while it is equal."""
+    return {k: getattr(config, k) for k in ("episodes", "eval_seeds", "temperature", "samples")}
+
+
+def _evaluation(config: AblationConfig, folder: Path) -> dict:
+    """The run's kept evaluation (OUT/<row>/seed<k>/assist-eval.json) if it has this ablation's read-out, else {}."""
+    cached = folder / "assist-eval.json"
+    kept = json.loads(cached.read_text()) if cached.is_file() else {}
+    return kept if kept.get("read_out") == _read_out(config) else {}
+
+
+def _finished(config: AblationConfig, folder: Path) -> bool:
+    """A run needs no training when its final model is there, or when it was evaluated with this read-out:
+    a run folder kept without its weights (``ssrl_config.json`` and ``assist-eval.json``, a few hundred KB)
+    still counts, so an ablation spread over machines or sessions can be merged by copying folders."""
+    return (folder / "final" / "config.json").is_file() or bool(_evaluation(config, folder))
+
+
 def _evaluate_run(config: AblationConfig, row: str, seed: int, out: Path, protocol: tuple | None = None) -> tuple:
     """(metrics, run samples) of one trained run on the assistance read-out, kept in
     OUT/<row>/seed<k>/assist-eval.json and reused while the read-out is the same (a run is evaluated
@@ -436,10 +451,8 @@ def _evaluate_run(config: AblationConfig, row: str, seed: int, out: Path, protoc
     trained = json.loads((folder / "ssrl_config.json").read_text())  # decode as the model was trained
     if trained.get("domain", "gridworld") != config.domain:  # e.g. a row folder copied in from another ablation
         raise UserError(f"{folder} holds a {trained['domain']} run; this ablation is --domain {config.domain}")
-    read_out = {k: getattr(config, k) for k in ("episodes", "eval_seeds", "temperature", "samples")}
-    cached = folder / "assist-eval.json"  # an evaluation outlives a cut ablation, as training does
-    kept = json.loads(cached.read_text()) if cached.is_file() else {}
-    if kept.get("read_out") == read_out:
+    kept = _evaluation(config, folder)  # an evaluation outlives a cut ablation, as training does
+    if kept:
         metrics, rows = kept["metrics"], kept["rows"]
     else:
         backend = load_backend(str(folder / "final"))
@@ -453,7 +466,8 @@ def _evaluate_run(config: AblationConfig, row: str, seed: int, out: Path, protoc
         metrics, rows, _ = run_assist(
             domain, runs, settings, partial(LLMReasoner, domain, backend, llm), label=f"{row}/seed{seed}"
         )
-        atomic_write_text(cached, dumps_json({"read_out": read_out, "metrics": metrics, "rows": rows}))
+        record = {"read_out": _read_out(config), "metrics": metrics, "rows": rows}
+        atomic_write_text(folder / "assist-eval.json", dumps_json(record))
     return metrics, rows
 
 

@@ -391,6 +391,16 @@ def test_ablation_trains_every_row_from_the_recipe_and_evaluates_it(
     greedy = results["metrics"]["single"]["tflops_per_decision"]
     assert json.loads((sampled / "results.json").read_text())["metrics"]["single"]["tflops_per_decision"] > 1.5 * greedy
 
+    kept = tmp_path / "kept" / "single" / "seed3"  # a run kept without its model: its config and evaluation
+    kept.mkdir(parents=True)
+    for name in ("ssrl_config.json", "assist-eval.json"):
+        shutil.copy(out / "single" / "seed3" / name, kept / name)
+    flags[flags.index("--out") + 1] = str(kept.parent.parent)
+    assert main(["train", "ablation", *flags, "--rows", "single", "--resume"]) == 0  # merged, not retrained
+    assert not (kept / "final").exists()
+    merged = json.loads((kept.parent.parent / "results.json").read_text())["metrics"]["single"]
+    assert merged["kl_to_exact_mean"] == 123.0
+
 
 def test_ablation_trains_runs_side_by_side_as_one_after_another(
     tiny_model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture
