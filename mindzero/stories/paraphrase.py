@@ -33,11 +33,13 @@ VERBS: dict[str, tuple[str, ...]] = {
     kind: tuple(words.split())
     for kind, words in {
         "motion": "go walk come step head wander pop run stroll hurry rush dash stride march return proceed arrive "
-        "get move hop nip duck sneak slip venture pass race jog skip make rejoin join reenter end follow drift",
+        "get move hop nip duck sneak slip venture pass race jog skip make rejoin join reenter end follow drift toddle "
+        "trot",
         "enter": "enter reenter re-enter",
         "leave": "exit leave depart quit vacate vanish disappear withdraw retreat bail scram",
         "place": "move put place transfer relocate shift stash tuck stick drop hide pop toss slip stuff shove set "
-        "lay throw chuck store bring carry deposit plop leave return switch sneak squirrel dump lodge rehome keep",
+        "lay throw chuck store bring carry deposit plop leave return switch sneak squirrel dump lodge rehome keep "
+        "bung lob plonk",
         "take": "take grab pick remove fetch lift pull retrieve snatch collect get",  # "get" is also motion
         "stay": "stay wait remain linger hang sit stand idle loiter rest pause spend crouch",
         "notice": "see notice spot observe glimpse hear spy watch",
@@ -133,6 +135,18 @@ _CONTRACTIONS = (
     (re.compile(r"\babt\b", re.I), "about"),
     (re.compile(r"(?<![\w'])r(?![\w'])"), "are"),
     (re.compile(r"\bthru\b", re.I), "through"),
+    # British idioms: "legs it", "clears off", "whilst", "the lot of them", a trailing ", mate" / ", mind"
+    (re.compile(r"\b(?:leg|legs|legged|legging) it\b", re.I), "goes off"),
+    (
+        re.compile(
+            r"\b(?:clear|clears|cleared|bugger|buggers|buggered|push|pushes|pushed|shove|shoves|shoved) off\b", re.I
+        ),
+        "goes off",
+    ),
+    (re.compile(r"\bwhilst\b", re.I), "while"),
+    (re.compile(r"\bthe (?:whole )?lot of (?:them|us)\b", re.I), "all of them"),
+    (re.compile(r",\s*(?:mate|mind|innit|like)\s*(?=[,.!?]|$)", re.I), ""),
+    (re.compile(r",?\s*\bnothing doing\b", re.I), ""),
 )
 _NEGATION = frozenset("not never no nothing nobody without".split())
 
@@ -201,6 +215,8 @@ _FILLER = re.compile(
     r"|\b(?:got|gets|get|stood|stands|stand) up and\b"
     r"|,?\s*\b(?:side by side|hand in hand|one by one|one after (?:another|the other))\b"
     r"|\bfor a (?:walk|stroll|run|swim|drive|ride)\b"
+    r"|,\s*with [A-Z]\w+(?: and [A-Z]\w+)? (?:remaining|staying|left|still)"
+    r"(?: behind| there| inside| in the [\w ]+)?(?=[,.;!]|$)"
     r"|^(?:in the end|at the end|last of all|first of all|later on|after a while|before long|all of a sudden)\b,?"
     r"|,?\s*(?:and |so |so that |where |when )?(?:nobody|no one|no-one) else "
     r"(?:heard|could hear|was listening|knew)(?: (?:it|that|this))?\b".format(
@@ -327,7 +343,8 @@ def _only_verb(word: str) -> bool:
 #: "did nothing" (or a learner's "not do anything"): with a verb of staying in the sentence it adds
 #: nothing, alone it is staying. "did not do anything" is a negated clause: no event.
 _DID_NOTHING = re.compile(
-    r"(?:,\s*|\s+and\s+)?\b(?:(?:did|does|do) nothing|(?<!did )(?<!does )(?<!do )not do anything)(?: at all)?\b"
+    r"(?:,\s*|\s+and\s+)?\b(?:(?:did|does|do|said|says|say) nothing|(?:kept|keeps|keep) (?:quiet|silent)"
+    r"|(?<!did )(?<!does )(?<!do )not do anything)(?: at all)?\b"
     r"(?:\s*(?:,|and|but)(?=\s))?",
     re.IGNORECASE,
 )
@@ -335,6 +352,34 @@ _DID_NOTHING = re.compile(
 
 def _stays(text: str) -> bool:
     return any(_forms().get(w.lower()) in VERBS["stay"] for w in re.findall(r"[A-Za-z]+", text))
+
+
+#: Words of the rooms stories name, and words that say where: an opening phrase with one says where.
+ROOM_WORDS = frozenset(
+    {w for room in ROOMS for w in room.split("_")} | set("room inside outside there here back".split())
+)
+#: Words that make a sentence's opening phrase say when ("A little while later,", "One sunny morning,").
+_WHEN = frozenset(
+    "later time while moment moments point morning afternoon evening night day days week soon afterwards".split()
+)
+
+
+def _when_first(text: str) -> str:
+    """The text without an opening phrase that says only when: it has a word of :data:`_WHEN`, no
+    name, no verb the reader knows and no room ("Once upon a time,", "A little while later,", "That
+    evening,"; not "When Ann left," nor "In the den at night,")."""
+    m = re.match(r"([A-Za-z' ]{2,40}),\s+(?=\S)", text)
+    if m is None:
+        return text
+    words = m.group(1).split()
+    low = [w.lower() for w in words]
+    if (
+        not _WHEN & set(low)
+        or any(w[:1].isupper() and k > 0 for k, w in enumerate(words))
+        or any(w in _forms() or w in ROOM_WORDS for w in low)
+    ):
+        return text
+    return text[m.end() :]
 
 
 def _tokens(text: str) -> list[str]:
@@ -348,7 +393,7 @@ def _tokens(text: str) -> list[str]:
     text = _FILLER.sub(" ", _TIME.sub(" ", text))
     text = _DID_NOTHING.sub(lambda m: " " if _stays(text) else " waited ", text)
     text = re.sub(r"^\s*(?:and|then|but|so),?\s+", "", text, flags=re.I)  # a sentence cut after "and"
-    text = _uninvert(text.strip())
+    text = _uninvert(_when_first(text.strip()))
     text = re.sub(
         r"\b(?:make|makes|made|making) the exit (?:of|from)\b", "exits", text, flags=re.I
     )  # "makes the exit of"
@@ -376,9 +421,10 @@ def _tokens(text: str) -> list[str]:
 @cache
 def _adverb_not_noun(word: str) -> bool:
     """An English adverb that is no noun ("only", "alone", "instead", "though"): it cannot end a
-    name, so "the hall only" is the hall."""
+    name, so "the hall only" is the hall. A word that can be a verb too is taken for a noun the
+    dictionary lacks ("tin": lemminflect knows it as an adverb and a verb only)."""
     kinds = set(_lemmas(word))
-    return "ADV" in kinds and "NOUN" not in kinds
+    return "ADV" in kinds and kinds <= {"ADV", "ADJ"}
 
 
 @cache
@@ -516,10 +562,11 @@ class _Clause:
         if self.peek() == "only" and self.i + 1 < len(self.t) and _is_name(self.t[self.i + 1], self.context.agents):
             self.i += 1  # "so only Charlotte remains"
         out: list[str] = []
+        self.i = self._epithet(self.i)
         while self.i < len(self.t) and _is_name(self.t[self.i], self.context.agents):
             out.append(self.t[self.i])
             self.i += 1
-            after = self.i + 1 + (self.peek(1) == "and")  # the name after ", " / " and " / ", and "
+            after = self._epithet(self.i + 1 + (self.peek(1) == "and"))  # the name after ", " / " and " / ", and "
             if (
                 self.peek() in (",", "and", "&")
                 and after < len(self.t)
@@ -529,6 +576,32 @@ class _Clause:
                 continue
             break
         return out or None
+
+    def _epithet(self, j: int) -> int:
+        """Where the name starts that words at ``j`` describe ("her brother Tom", "little Noah", "clever
+        Ella", "my friend Sam"): past up to three lower-case nouns or adjectives after an optional owner;
+        ``j`` itself where no name follows them."""
+        k = j + (j < len(self.t) and self.t[j] in ("her", "his", "their", "my", "our", "your"))
+        while (
+            k < len(self.t)
+            and k - j < 4
+            and re.fullmatch(r"[a-z]+", self.t[k] if k else self.t[k].lower())  # "Little Noah" opens a sentence
+            and self.t[k].lower() not in FUNCTION_WORDS | ADVERBS | set(_forms())
+            and {"NOUN", "ADJ"} & set(_lemmas(self.t[k].lower()))
+        ):
+            k += 1
+        return k if k > j and k < len(self.t) and _is_name(self.t[k], self.context.agents) else j
+
+    def _all_but(self, start: int) -> list[str] | None:
+        """ "everyone except Noah": everyone in the room Noah is in but Noah (None where the ones left
+        out are in no room or in different ones)."""
+        excepted = self.names() or []
+        rooms = {self.context.rooms.get(a) for a in excepted}
+        group = sorted(a for a, room in self.context.rooms.items() if room in rooms and a not in excepted)
+        if not excepted or len(rooms) != 1 or None in rooms or not group:
+            self.i = start
+            return None
+        return group
 
     def _unknown_motion(self) -> str | None:
         """A verb we do not know, in a frame only motion has: "troop / squeeze / climb (up) into the R"
@@ -563,6 +636,8 @@ class _Clause:
         if self.peek() == "of" and self.peek(1) == "the" and self.peek(2) in _PEOPLE:
             self.i += 2  # "both of the girls"
         self.accept("of them", "of us", *_PEOPLE)
+        if word in ("everyone", "everybody") and self.accept("except for", "except", "but", "apart from", "other than"):
+            return self._all_but(start)
         groups = [list(self.context.subject), list(self.context.group), sorted(self.context.agents)]
         if word in ("everyone", "everybody"):
             groups = groups[2:]
@@ -701,6 +776,10 @@ def _place(c: _Clause, room: bool = False) -> str | None:
     return None if ends else name  # "the box" beside a red and a blue box: which one? (refused)
 
 
+#: Where a thing may be put that is not in a container: kept in the place's name, never read as "in".
+_BESIDE = ("under", "underneath", "beneath", "behind")
+
+
 def _where_to(c: _Clause) -> str | None:
     """A container or room after "(back / down) to / into / in / inside / onto"."""
     j = c.i
@@ -708,6 +787,9 @@ def _where_to(c: _Clause) -> str | None:
         j += 1  # "set it down again in the cupboard"
     if j < len(c.t) and c.t[j].lower() in _PREP_IN + ("on", "over"):
         c.i = j
+    if (beside := c.accept(*_BESIDE)) is not None:  # "hid it under the bed": a place of its own, "under_bed"
+        place = _place(c)
+        return place and _one_name([beside, place])
     if c.accept("over to", "back into", "back to", "on to", *_PREP_IN) is None:
         return None
     return _place(c)
@@ -720,6 +802,31 @@ def _here(c: _Clause, agent: str) -> str | None:
         return _place(c)
     c.accept("there", "here")
     return c.context.rooms.get(agent)
+
+
+def _doing_in(c: _Clause) -> bool:
+    """Skip a verb the reader does not know before "in / at the R" ("playing", "reading", "work"):
+    doing something in a room is being there. Whether one was skipped."""
+    word = c.peek()
+    if word in _forms() or "VERB" not in _lemmas(word) or c.peek(1) not in ("in", "at", "inside"):
+        return False
+    c.i += 1
+    return True
+
+
+def _being_in(c: _Clause, agents: list[str], room: str | None) -> Reading | None:
+    """ "Ann and Bob are in the den" once the room is read: entering it, or nothing where they are there
+    already; a person is in a room, never in a container ("And Owen, too." after a thing's place)."""
+    who, one = tuple(agents), agents[0] if len(agents) == 1 else None
+    if room is None or not c.done() or set(agents) <= c.context.agents and not _a_room(room, c.context):
+        return None
+    if all(c.context.rooms.get(a) == room for a in agents):
+        return [], who  # "while Ann was still there": no event
+    if one and one not in c.context.agents:  # "Eggplant is in red bucket": a thing, told without "the"?
+        kind = _new_name_or_thing(one, room, c.context)
+        if kind != "name":
+            return ([f"The {one.lower()} is in the {room}."], ()) if kind == "thing" else None
+    return ([f"{_join(agents)} entered the {room}."] if one is None else [f"{one} is in the {room}."]), who
 
 
 def _location_clause(c: _Clause) -> tuple[str, str] | None:
@@ -777,21 +884,21 @@ def _read_clause(c: _Clause) -> Reading | None:
     if _negated(c):
         return ([], who) if "that" not in (w.lower() for w in c.t) else None  # "did not move anything": nothing happens
     verb = c.verb()
+    if verb is None and c.peek() in ("share", "shares", "shared"):  # "Priya and Dev share an office": in it
+        c.i += 1
+        c.accept(*_OBJECT_STARTS)
+        room = _place(c, room=True)
+        return _being_in(c, agents, room) if room not in c.context.objects else None
+    if verb is None and _doing_in(c):  # "Mia and Tom play in the nursery" as a story opens: there
+        room = _here(c, agents[0])  # (where it moves someone, as "Theo dances in the attic" would: refused)
+        return None if any(c.context.rooms.get(a) not in (None, room) for a in agents) else _being_in(c, agents, room)
     if verb is None:
         return None
     if verb == "be":  # "Ann and Bob are in the den.", "Ann was still there.", "Ann is gone."
         if one and c.accept(*_GONE) and (c.thing() is None) and c.done():
             return ([], who) if one not in c.context.rooms else _leave(c, one)  # "while Ann was away": no event
-        room = _here(c, agents[0])
-        if room is None or not c.done() or set(agents) <= c.context.agents and not _a_room(room, c.context):
-            return None  # a person is in a room, never in a container ("And Owen, too." after a thing's place)
-        if all(c.context.rooms.get(a) == room for a in agents):
-            return [], who  # "while Ann was still there": no event
-        if one and one not in c.context.agents:  # "Eggplant is in red bucket": a thing, told without "the"?
-            kind = _new_name_or_thing(one, room, c.context)
-            if kind != "name":
-                return ([f"The {one.lower()} is in the {room}."], ()) if kind == "thing" else None
-        return ([f"{_join(agents)} entered the {room}."] if one is None else [f"{one} is in the {room}."]), who
+        _doing_in(c)
+        return _being_in(c, agents, _here(c, agents[0]))
     if verb in VERBS["enter"]:
         room = _place(c, room=True) or _where_to(c)
         return ([f"{_join(agents)} entered the {room}."], who) if _a_room(room, c.context) and c.done() else None
@@ -815,8 +922,10 @@ def _read_clause(c: _Clause) -> Reading | None:
         room = _here(c, agents[0])
         if room is None or not c.done():
             return None
-        if one is None:  # "Mara and Ines remain": where they already are, no event; anything else refused
-            return ([], who) if all(c.context.rooms.get(a) == room for a in agents) else None
+        if one is None:  # "Mara and Ines remain": where they are, no event; "are sitting in the den": there
+            return (
+                None if any(c.context.rooms.get(a) not in (None, room) for a in agents) else _being_in(c, agents, room)
+            )
         if c.context.rooms.get(one) != room:
             return [f"{one} is in the {room}."], who  # "Lucas is hanging out in the den": he is there now
         return [f"{one} made no movements and stayed in the {room} for 1 minute."], who
@@ -999,6 +1108,14 @@ def _a_room(place: str | None, context: Context) -> bool:
     return place.split("_")[-1].lower() not in _FIXTURES
 
 
+def _leaves_room(clause: list[str], context: Context) -> bool:
+    """Whether "leaving ..." leaves a room ("..., leaving the garage"), not a thing somewhere ("leaving
+    the pear in the box") or people behind."""
+    c = _Clause(clause[1:], context)
+    place = c.thing()
+    return place not in context.objects and c.done() and _a_room(place, context)
+
+
 #: First words of a name that point at another name instead of giving one.
 _REFERRING = frozenset("other another same previous original former latter first second last next".split())
 #: Where a thing goes with the person who holds it ("in her pocket"): not a place of the story.
@@ -1055,8 +1172,9 @@ def _capitalised_thing(c: _Clause, start: int) -> Reading | None:
 
 
 def _leave(c: _Clause, agent: str) -> Reading | None:
+    comma = c.peek() == "," and c.peek(1) not in ("out", "from")  # "leaves, gloomy" left no room "gloomy"
     c.accept("from", "out of")
-    room = None if c.accept("the room", "room", "it", "there", "here") else _place(c)
+    room = None if comma or c.accept("the room", "room", "it", "there", "here") else _place(c)
     room = room or c.context.rooms.get(agent)
     if c.context.background and agent not in c.context.rooms and c.done():
         return [], (agent,)  # "after Ann had left": she had, and was told so
@@ -1110,6 +1228,8 @@ def _motion(c: _Clause, agents: list[str], verb: str = "go") -> Reading | None:
         if len(agents) == 1 and agents[0] not in c.context.rooms and c.done():
             return [], tuple(agents)  # "leaves the room and goes (off) for a walk": already out, no event
         return _leave(c, agents[0]) if len(agents) == 1 else _leave_together(c, agents)
+    if c.peek() == "to" and _infinitive_with_object(c.peek(1), c.peek(2)):
+        return _gone_to_do(c, agents)
     entering = ("to inside", "up in", "on to", "on into", "through into", "through to", "inside of", "in to")
     if c.accept(*entering, *_ENTERING) is None:
         return None
@@ -1121,6 +1241,34 @@ def _motion(c: _Clause, agents: list[str], verb: str = "go") -> Reading | None:
 
 
 _ENTERING = ("onto", "into", "inside", "in", "to", "towards", "toward", "through")
+_OBJECT_STARTS = frozenset("the a an her his their some my our its".split())
+
+
+def _infinitive_with_object(word: str, after: str) -> bool:
+    """Whether "to WORD AFTER" is a verb and its object ("went to water the garden", "to have her bath"),
+    not a place ("went to the den", "to waiting room")."""
+    return after in _OBJECT_STARTS and word not in _OBJECT_STARTS and word in _lemmas(word).get("VERB", ())
+
+
+def _gone_to_do(c: _Clause, agents: list[str]) -> Reading | None:
+    """ "went to water the garden", "goes to have her bath": off to do something, so out of the room
+    they were in — or into the room the errand names, if the story has it ("to water the garden" with a
+    garden). An errand about the story's own things or people ("went to get the pear") may happen in the
+    room: refused, not guessed."""
+    c.i += 2
+    c.accept(*_OBJECT_STARTS)
+    errand = [w for w in c.t[c.i :] if w != ","]
+    if {w.lower() for w in errand} & {o.lower() for o in c.context.objects | c.context.containers} or any(
+        _is_name(w, c.context.agents) for w in errand
+    ):
+        return None
+    named = _one_name([w.lower() for w in errand])
+    if named in c.context.places - c.context.containers:
+        return [f"{_join(agents)} entered the {named}."], tuple(agents)
+    rooms = [c.context.rooms.get(a) for a in agents]
+    if not all(rooms):
+        return ([], tuple(agents)) if not any(rooms) else None  # already out: no event
+    return [f"{a} exited the {room}." for a, room in zip(agents, rooms, strict=True)], tuple(agents)
 
 
 def _companions(c: _Clause) -> list[str]:
@@ -1228,7 +1376,11 @@ def _clauses(tokens: list[str]) -> list[list[str]] | None:
             left, right = _clauses(tokens[:i]), _clauses(tokens[i + 1 :])
             if left is None or right is None:
                 return None
-            return right + left if word == "after" else left + right
+            if word == "after":  # what came first may be told already ("Bob left. Ann moved it after Bob left.")
+                gerund = low[i + 1].endswith("ing")  # "Ann left after moving it": Ann moved it
+                right[0] = [_BACKGROUND, *["__subject__"][: int(gerund)], *right[0]]
+                return right + left
+            return left + right
     for i, word in enumerate(low):
         if word in _SEPARATORS and i > 0 and (_complete(low[:i]) or _subject_and_verb(low[i + 1 :])):
             j = i + 1
@@ -1566,8 +1718,10 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
     for index, clause in enumerate(clauses):
         background = bool(clause) and clause[0] == _BACKGROUND
         clause = clause[background:]
-        if clause and clause[0] == "__subject__":
-            clause = [*subject[:1], *clause[1:]] if len(subject) == 1 else clause[1:]
+        if clause and clause[0] == "__subject__":  # "Having moved it, Ann left": the next clause's subject
+            main = _Clause(clauses[index + 1], context).names() if index + 1 < len(clauses) else None
+            who = main or subject
+            clause = [*who[:1], *clause[1:]] if len(who) == 1 else clause[1:]
         if moved and _destination_first([w.lower() for w in clause]):  # "... and then (back) to the bag (by Bob)"
             mover = [clause[k + 1] for k in range(len(clause) - 1) if clause[k].lower() == "by"]
             clause = [w for w in clause if w not in mover and w.lower() != "by"]
@@ -1575,6 +1729,13 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
         leaving = [w.lower() for w in clause[:2]]
         if out and " entered the " in out[-1] and (leaving[:1] == ["leaving"] or leaving == ["having", "left"]):
             continue  # "enters the den, leaving the hall": entering one room is leaving the other
+        if (
+            out
+            and leaving[:1] == ["leaving"]
+            and leaving[1:] not in (["for"], ["to"])
+            and not _leaves_room(clause, context)
+        ):
+            continue  # "leaves, leaving the pear in the box / Ann behind": where they were, no event
         if predicate and _gapped(clause):  # "enters the den, then the hall": the verb before, again
             verb = predicate[:2] if predicate[1:2] and predicate[1].lower() in _ENTERING else predicate[:1]
             clause = [*subject[:1], *verb, *clause] if len(subject) == 1 else ["they", *verb, *clause]
@@ -1620,7 +1781,7 @@ _BELIEF = frozenset(
     "think thinks thought believe believes believed reckon reckons suppose supposes expect expects look looks "
     "search searches searching looking assume assumes guess guesses according opinion view mind imagine "
     "imagines figure figures consider considers feel feels go hunting hunt per belief beliefs understanding "
-    "thinking believing expecting assuming goes going".split()
+    "thinking believing expecting assuming goes going knows concerned".split()
 )
 #: Words after a name's "'s" that still ask that person's belief ("in Ann's opinion").
 _OPINION = frozenset("opinion view mind eyes perspective point guess idea".split())
@@ -1701,7 +1862,9 @@ def _asked_object(tokens: list[str], context: Context) -> str | None:
     """The object a question asks about: the one the story names whose words it has (the longest),
     else the thing after a determiner, else "it" for the object named last, else the story's only
     object ("Which container will Sally search first?")."""
-    text = " " + " ".join(t.lower() for t in tokens) + " "
+    text = (
+        " " + " ".join(t.lower().removesuffix("'s").removesuffix("'") for t in tokens) + " "
+    )  # "the radish's location"
     named = [o for o in context.objects if f" {o.lower().replace('_', ' ')} " in text]
     named = [o for o in named if not any(o != other and o in other for other in named)]  # "sweet potato", not "potato"
     if len(named) > 1:

@@ -519,3 +519,78 @@ def test_both_girls_are_the_two_people_of_the_story() -> None:
     for leaving in ("Both girls leave the kitchen.", "Both of the girls leave."):
         story = read_story("Sally and Anne are in the kitchen. The marble is in the basket. " + leaving)
         assert story.events[-2:] == [Exit("Sally", "kitchen"), Exit("Anne", "kitchen")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a paraphrasing assistant's habits
+        ("Having moved the wrench to the blue crate, Mara departs.", LEFT),  # was read with the subject before
+        ("Mara leaves after moving the wrench to the blue crate.", LEFT),
+        ("Theo leaves. Mara moves the wrench to the blue crate after Theo left.",  # told already: once
+         [Exit("Theo", "garage"), Move("Mara", "wrench", "blue_crate")]),
+        ("Theo leaves the garage, leaving the wrench in the red toolbox.", [Exit("Theo", "garage")]),  # was a move
+        ("Theo departs, leaving Mara and Ines behind.", [Exit("Theo", "garage")]),
+        ("Mara moves the wrench to the blue crate, leaving the garage.", LEFT),  # a room left: leaving it
+        ("Mara and Theo leave, with Ines remaining in the garage.", [Exit("Mara", "garage"), Exit("Theo", "garage")]),
+        ("Everyone except Ines leaves the garage.", [Exit("Mara", "garage"), Exit("Theo", "garage")]),
+        ("A little while later, Theo steps out of the garage.", [Exit("Theo", "garage")]),
+        ("Ines, who is fond of the red toolbox, says nothing.", []),
+        # a British friend's
+        ("Theo legs it.", [Exit("Theo", "garage")]),
+        ("Mara bungs the wrench in the blue crate.", [Move("Mara", "wrench", "blue_crate")]),
+        ("The lot of them head into the attic.", [Enter(("Mara", "Theo", "Ines"), "attic")]),
+        ("Theo, mate, just clears off.", [Exit("Theo", "garage")]),
+        ("Whilst Theo is out, Mara moves the wrench to the blue crate.",
+         [Exit("Theo", "garage"), Move("Mara", "wrench", "blue_crate")]),
+        # a bedtime story's
+        ("Theo goes to water the garden.", [Exit("Theo", "garage")]),  # was "entered the water"
+        ("Theo went to have his bath. Theo came back.", [Exit("Theo", "garage"), Enter(("Theo",), "garage")]),
+        ("Mara hid the wrench under the bench.", [Move("Mara", "wrench", "under_bench")]),  # not "in the bench"
+        ("Mara puts the wrench in the red tin.", [Move("Mara", "wrench", "red_tin")]),  # was "to the red"
+    ],
+)  # fmt: skip
+def test_other_authors_habits_are_read_as_the_events_they_mean(text: str, expected: list) -> None:
+    assert events(text) == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Theo leaves, gloomy.",  # was "exited the gloomy"
+        "Theo went to get the wrench.",  # an errand about the story's own thing: may happen in the room
+        "Theo went to talk to Mara.",
+    ],
+)
+def test_what_other_authors_leave_open_is_refused(line: str) -> None:
+    with pytest.raises(UserError):
+        events(line)
+
+
+@pytest.mark.parametrize(
+    "opening",
+    [
+        "Once upon a time, Mia and her brother Tom were playing in the nursery.",
+        "Mia and Tom share a nursery.",
+        "Little Mia and clever Tom are sitting in the nursery.",
+        "Mia and Tom work in the nursery.",
+    ],
+)
+def test_a_story_opening_puts_its_people_in_the_room(opening: str) -> None:
+    """Being somewhere as a story opens: doing something there, sharing it, names with epithets."""
+    rest = " Mia put her teddy in the toy box. Then Mia went to have her bath. Tom hid the teddy under the bed."
+    story = read_story(opening + rest + " Mia came back to the nursery. Where will Mia look for her teddy?")
+    assert story.events[0] == Enter(("Mia", "Tom"), "nursery") and story.events[2] == Exit("Mia", "nursery")
+    assert ask(story.events, story.questions, entering="blind")["answers"][0]["answer"] == "toy_box"
+
+
+@pytest.mark.parametrize(
+    ("question", "chain"),
+    [
+        ("What does Ines believe Theo believes about the wrench's location?", ("Ines", "Theo")),
+        ("As far as Theo knows, where is the wrench?", ("Theo",)),
+        ("Where is the wrench, as far as Theo is concerned?", ("Theo",)),
+    ],
+)
+def test_a_paraphrased_question_asks_its_chain(question: str, chain: tuple) -> None:
+    assert read_question(question, context=story_context(read_story(START))) == Question(chain, "wrench")
