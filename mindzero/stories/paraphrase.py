@@ -42,7 +42,7 @@ VERBS: dict[str, tuple[str, ...]] = {
         "bung lob plonk",
         "take": "take grab pick remove fetch lift pull retrieve snatch collect get",  # "get" is also motion
         "stay": "stay wait remain linger hang sit stand idle loiter rest pause spend crouch",
-        "notice": "see notice spot observe glimpse hear spy watch",
+        "notice": "see notice spot observe glimpse hear spy watch clock",
         "like": "like enjoy prefer fancy admire",
         "love": "love adore",
         "dislike": "dislike detest",
@@ -96,7 +96,7 @@ _PEOPLE = (
 _NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "2": 2, "3": 3, "4": 4, "5": 5}
 _PARTICLES = frozenset("out up off away down over aside around about along".split())
 #: Words that end a thing's name: where it is, not what it is ("the pear located in ...").
-_STATE_WORDS = frozenset("located situated kept stored placed hidden found sitting lying resting now".split())
+_STATE_WORDS = frozenset("located situated kept stored placed hidden found sitting sat lying resting now".split())
 _PREP_IN = ("inside of", "in to", "into", "inside", "onto", "within", "in", "on", "to")
 _TIME = re.compile(
     r"\b(?:(?:for|after|within|in|about|during) )?(?:like |about |around |roughly |approximately )?"
@@ -147,6 +147,22 @@ _CONTRACTIONS = (
     (re.compile(r"\bthe (?:whole )?lot of (?:them|us)\b", re.I), "all of them"),
     (re.compile(r",\s*(?:mate|mind|innit|like)\s*(?=[,.!?]|$)", re.I), ""),
     (re.compile(r",?\s*\bnothing doing\b", re.I), ""),
+    (re.compile(r"\boff out\b", re.I), "out"),
+    (re.compile(r"\bout of the ([a-z_ ]+?),? and (?:then )?(into|to) the\b", re.I), r"from the \1 \2 the"),
+    (
+        re.compile(r"\b(look|peek|nose) (round|around|about) the [a-z_ ]+?(?=\s+(?:and|then)\b|\s*[,.;]|$)", re.I),
+        r"\1 \2",
+    ),
+    (re.compile(r"\b(?:has|had|have) a (?:quiet )?word in ([A-Z]\w*)'s ear\b"), r"whispers to \1"),
+    (re.compile(r"\bwhisper(s|ed)? in(?:to)? ([A-Z]\w*)'s ear\b"), r"whisper\1 to \2"),
+    # what the teller adds: "which it isn't", "Noah is the last one in there" (she stays where she is)
+    (re.compile(r",\s*which (?:it|that) (?:is not|isn't|was not|wasn't|is|was)(?: true)?\b", re.I), ""),
+    (
+        re.compile(
+            r"\b(?:is|was) the (?:last|only) one(?: left| remaining)?(?: in there| there| in here| inside)?(?=\s*[,.;]|$)"
+        ),
+        "stays",
+    ),
 )
 _NEGATION = frozenset("not never no nothing nobody without".split())
 
@@ -227,7 +243,8 @@ _FILLER = re.compile(
 #: "'s" that is "is" or "has", not an owner: before where, how or a participle ("Ann's in the den").
 _IS = re.compile(
     r"\b([A-Za-z]+)'s (?=(?:in|inside|at|now|still|already|gone|out|off|back|just|not|there|here|a|an|the|"
-    r"been|got|lost|moved|put|left|taken|also|really|then|currently|sitting|lying|over|up|into|fond)\b)"
+    r"been|got|lost|moved|put|left|taken|also|really|then|currently|sitting|lying|over|up|into|fond)\b"
+    r"|[a-z]+ing\b(?! (?:is|was|are|were)\b))"  # "Mila's knocking about", not "Mila's painting is in ..."
 )
 
 
@@ -807,10 +824,10 @@ def _here(c: _Clause, agent: str) -> str | None:
 def _doing_in(c: _Clause) -> bool:
     """Skip a verb the reader does not know before "in / at the R" ("playing", "reading", "work"):
     doing something in a room is being there. Whether one was skipped."""
-    word = c.peek()
-    if word in _forms() or "VERB" not in _lemmas(word) or c.peek(1) not in ("in", "at", "inside"):
+    word, after = c.peek(), 1 + (c.peek(1) in ("about", "around"))  # "knocking about in the den"
+    if word in _forms() or "VERB" not in _lemmas(word) or c.peek(after) not in ("in", "at", "inside"):
         return False
-    c.i += 1
+    c.i += after
     return True
 
 
@@ -1024,12 +1041,14 @@ _LIKING = {
     **dict.fromkeys(
         "is fond of|was fond of|had been fond of|has been fond of|is a fan of|was a fan of|is a big fan of|"
         "was a big fan of|is keen on|was keen on|is into|was into|took a liking to|had taken a liking to|"
-        "took a fancy to|had taken a fancy to|cared for".split("|"),
+        "took a fancy to|had taken a fancy to|cared for|has a thing for|has got a thing for|had a thing for|"
+        "has a soft spot for|had a soft spot for".split("|"),
         "likes the",
     ),
     **dict.fromkeys(
         "can not stand|could not stand|can not bear|does not like|did not like|do not like|never cared for|"
-        "had never cared for|never liked|had never liked".split("|"),
+        "had never cared for|never liked|had never liked|has an aversion to|had an aversion to|is not keen on|"
+        "was not keen on|is not fond of|was not fond of".split("|"),
         "dislikes the",
     ),
 }
@@ -1174,7 +1193,14 @@ def _capitalised_thing(c: _Clause, start: int) -> Reading | None:
 def _leave(c: _Clause, agent: str) -> Reading | None:
     comma = c.peek() == "," and c.peek(1) not in ("out", "from")  # "leaves, gloomy" left no room "gloomy"
     c.accept("from", "out of")
-    room = None if comma or c.accept("the room", "room", "it", "there", "here") else _place(c)
+    if c.accept("through", "by", "via"):  # "leaves through the back door", never "through the kitchen"
+        way = [w.lower() for w in c.t[c.i :]]
+        if not way or way[-1] not in _FIXTURES or len(way) > 4:
+            return None
+        c.i = len(c.t)
+    room = None if comma or c.done() or c.accept("the room", "room", "it", "there", "here") else _place(c)
+    if room and room.split("_")[-1].lower() in _FIXTURES:
+        room = None  # "heads out the (front) door": out of the room one is in
     room = room or c.context.rooms.get(agent)
     if c.context.background and agent not in c.context.rooms and c.done():
         return [], (agent,)  # "after Ann had left": she had, and was told so
@@ -1337,6 +1363,7 @@ def _claim(c: _Clause, speaker: str, verb: str) -> Reading | None:
 
 
 _SUBORDINATE = ("as soon as", "after", "once", "when", "before", "while", "as", "having")
+_SUBORDINATE_STARTS = frozenset(s.split()[0] for s in _SUBORDINATE) - {"as", "after", "before"}
 
 
 def _clauses(tokens: list[str]) -> list[list[str]] | None:
@@ -1347,6 +1374,10 @@ def _clauses(tokens: list[str]) -> list[list[str]] | None:
     low = [t.lower() for t in tokens]
     for sub in _SUBORDINATE:
         n = len(sub.split())
+        if low[:n] == sub.split() and "," not in low:  # "Whilst he's gone Ann moves it": the name after a verb
+            name = next((k for k in range(n + 1, len(tokens)) if tokens[k][:1].isupper() and _has_verb(low[n:k])), 0)
+            if name:
+                tokens, low = [*tokens[:name], ",", *tokens[name:]], [*low[:name], ",", *low[name:]]
         if low[:n] == sub.split() and "," in low:
             comma = low.index(",")
             first, main = tokens[n:comma], tokens[comma + 1 :]
@@ -1398,7 +1429,8 @@ def _clauses(tokens: list[str]) -> list[list[str]] | None:
             ]
             onward = _destination_first(low[j:]) and bool(into) and into[-1] < i - 1  # a destination before
             onward |= k < len(low) and low[k] in ("the", "a", "an") and not _has_verb(low[k:])  # "..., then the den"
-            if j < len(low) and low[j] != "that" and (_starts_clause(tokens[j:]) or onward):
+            subordinate = low[j] in _SUBORDINATE_STARTS and _has_verb(low[j + 1 :]) if j < len(low) else False
+            if j < len(low) and low[j] != "that" and (_starts_clause(tokens[j:]) or onward or subordinate):
                 right = _clauses(tokens[j:])
                 if right is None:
                     return None

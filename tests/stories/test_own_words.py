@@ -543,6 +543,18 @@ def test_both_girls_are_the_two_people_of_the_story() -> None:
         ("Theo, mate, just clears off.", [Exit("Theo", "garage")]),
         ("Whilst Theo is out, Mara moves the wrench to the blue crate.",
          [Exit("Theo", "garage"), Move("Mara", "wrench", "blue_crate")]),
+        ("Theo heads out the front door.", [Exit("Theo", "garage")]),  # was "exited the front_door"
+        ("Theo leaves through the back door.", [Exit("Theo", "garage")]),
+        ("Theo goes out of the garage and into the attic.", [Enter(("Theo",), "attic")]),
+        ("Theo's knocking about in the attic.", [IsIn("Theo", "attic")]),
+        ("Theo has a quick look round the garage and leaves.", [Exit("Theo", "garage")]),
+        ("Theo goes off out.", [Exit("Theo", "garage")]),
+        ("Theo leaves, and whilst he's gone Mara moves the wrench to the blue crate.",
+         [Exit("Theo", "garage"), Move("Mara", "wrench", "blue_crate")]),
+        ("Ines has a word in Theo's ear that the wrench is in the blue crate.", [TELL]),
+        ("Ines tells Theo on the quiet that the wrench is in the blue crate, which it isn't.", [TELL]),
+        ("The wrench is sat in the blue crate.", [ObjectAt("wrench", "blue_crate")]),
+        ("Ines has got a thing for the red toolbox.", [Distractor("Ines", "likes the", "red_toolbox")]),
         # a bedtime story's
         ("Theo goes to water the garden.", [Exit("Theo", "garage")]),  # was "entered the water"
         ("Theo went to have his bath. Theo came back.", [Exit("Theo", "garage"), Enter(("Theo",), "garage")]),
@@ -558,6 +570,7 @@ def test_other_authors_habits_are_read_as_the_events_they_mean(text: str, expect
     "line",
     [
         "Theo leaves, gloomy.",  # was "exited the gloomy"
+        "Theo leaves through the attic.",  # was "exited the attic": passing through is not leaving it
         "Theo went to get the wrench.",  # an errand about the story's own thing: may happen in the room
         "Theo went to talk to Mara.",
     ],
