@@ -159,7 +159,8 @@ _CONTRACTIONS = (
     (re.compile(r",\s*which (?:it|that) (?:is not|isn't|was not|wasn't|is|was)(?: true)?\b", re.I), ""),
     (
         re.compile(
-            r"\b(?:is|was) the (?:last|only) one(?: left| remaining)?(?: in there| there| in here| inside)?(?=\s*[,.;]|$)"
+            r"\b(?:is|was) the (?:last|only) one(?: left| remaining)?"
+            r"(?: in there| there| in here| inside)?(?=\s*[,.;]|$)"
         ),
         "stays",
     ),
