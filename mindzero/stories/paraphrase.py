@@ -34,7 +34,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     for kind, words in {
         "motion": "go walk come step head wander pop run stroll hurry rush dash stride march return proceed arrive "
         "get move hop nip duck sneak slip venture pass race jog skip make rejoin join reenter end follow drift toddle "
-        "trot",
+        "trot tiptoe scamper crawl creep scurry dart amble saunter",
         "enter": "enter reenter re-enter",
         "leave": "exit leave depart quit vacate vanish disappear withdraw retreat bail scram",
         "place": "move put place transfer relocate shift stash tuck stick drop hide pop toss slip stuff shove set "
@@ -299,13 +299,19 @@ def _unquote(text: str) -> str:
     return f"{who} that {m.group('said')}"
 
 
-_GO = r"(?i:go|goes|went|come|comes|came|enter|enters|entered|run|runs|ran|walk|walks|walked|skip|skips|march)"
+_GO = (
+    r"(?i:go|goes|went|come|comes|came|enter|enters|entered|run|runs|ran|walk|walks|walked|skip|skips|skipped|march|"
+    r"marches|marched|pop|pops|popped|hop|hops|hopped|tiptoe|tiptoes|tiptoed|scamper|scampers|scampered|dash|dashes|"
+    r"dashed|trot|trots|trotted|creep|creeps|crept|step|steps|stepped|rush|rushes|rushed|wander|wanders|wandered)"
+)
 _WHERE = (
     r"(?i:(?:(?:back|down|up) )*(?:out of|into|in|inside) the [a-z][\w ]*?"
     r"|(?:(?:back|down|up) )*(?:out|in|off|away|inside)|back)"
 )
 _NAMES = r"[A-Z][a-z]+(?:(?:,| and|, and) [A-Z][a-z]+)*"
-_WHO = rf"(?:{_NAMES}|he|she|they(?: all)?|the [a-z]+(?: [a-z]+)?(?=[.!,]|$))"
+_WHO = (  # "little Noah", "all of them"
+    rf"(?:(?:[a-z]+ )?{_NAMES}|he|she|they(?: all)?|all of them|everyone|everybody|the [a-z]+(?: [a-z]+)?(?=[.!,]|$))"
+)
 #: Inverted word order, as picture books and second-language writers put it: "Out goes Owen.", "In go
 #: Lucas and Noah.", "Into the den they go.", "Now go A, B and C into the hall.", "In the den enter A and B."
 _PRE = r"^(?P<pre>(?i:(?:(?:and|then|now|later|next|so),? )*))"
@@ -325,7 +331,8 @@ def _uninvert(text: str) -> str:
     """Subject first: "Out goes Owen." is "Owen goes out."."""
     for pattern, order in _INVERTED:
         if (m := pattern.match(text)) and (
-            m["who"][:1].isupper() or m["who"].lower().startswith(("he", "she", "they", "the "))
+            re.search(r"\b[A-Z]", m["who"])
+            or m["who"].lower().startswith(("he", "she", "they", "the ", "all of them", "everyone", "everybody"))
         ):
             return order.format(**{k: v or "" for k, v in m.groupdict().items()}) + text[m.end() :]
     return text
@@ -400,6 +407,24 @@ def _when_first(text: str) -> str:
     return text[m.end() :]
 
 
+_SOUND_OF = re.compile(r"^[^,]{1,30},\s*(?:went|goes|said|says|cried|barked|purred|squeaked) the [a-z]+\s*[.!]*$", re.I)
+_EXCLAIMED = re.compile(r",\s*([a-z]+(?:[ -][a-z]+){0,2})\s*!+\s*$")
+
+
+def _without_sounds(text: str) -> str:
+    """A story read aloud without its sounds: "Woof woof, went the dog." is nothing, and "..., plop!"
+    ends where the sound starts (words the reader knows, such as "..., quickly!", stay)."""
+    if _SOUND_OF.match(text):
+        return ""
+    m = _EXCLAIMED.search(text)
+    words = m.group(1).split() if m else []
+    known = FUNCTION_WORDS | ADVERBS | ROOM_WORDS | _PARTICLES  # and going: "..., off!" is no sound
+    going = set(VERBS["motion"] + VERBS["leave"] + VERBS["enter"])
+    if words and not any(w in known or _forms().get(w) in going for w in re.split(r"[ -]", m.group(1))):
+        return text[: m.start()]
+    return text
+
+
 def _tokens(text: str) -> list[str]:
     text = _unquote(text.replace("’", "'").replace("‘", "'"))
     text = re.sub(r"^\s*(?:[-*•]|\d+[.)]|\(\d+\)|(?:step|item|entry|no\.?|#) ?\d+[.:)]?)\s+", "", text, flags=re.I)
@@ -411,7 +436,7 @@ def _tokens(text: str) -> list[str]:
     text = _FILLER.sub(" ", _TIME.sub(" ", text))
     text = _DID_NOTHING.sub(lambda m: " " if _stays(text) else " waited ", text)
     text = re.sub(r"^\s*(?:and|then|but|so),?\s+", "", text, flags=re.I)  # a sentence cut after "and"
-    text = _uninvert(_when_first(text.strip()))
+    text = _uninvert(_when_first(_without_sounds(text.strip(" ,;:"))))  # ", out skipped Owen" once "After that" is gone
     text = re.sub(
         r"\b(?:make|makes|made|making) the exit (?:of|from)\b", "exits", text, flags=re.I
     )  # "makes the exit of"

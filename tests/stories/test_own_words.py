@@ -556,6 +556,13 @@ def test_both_girls_are_the_two_people_of_the_story() -> None:
         ("The wrench is sat in the blue crate.", [ObjectAt("wrench", "blue_crate")]),
         ("Ines has got a thing for the red toolbox.", [Distractor("Ines", "likes the", "red_toolbox")]),
         # a bedtime story's
+        ("In came little Theo to the attic.", [Enter(("Theo",), "attic")]),
+        ("Out popped Theo.", [Exit("Theo", "garage")]),
+        ("After that, out skipped Theo.", [Exit("Theo", "garage")]),
+        ("Theo scampered off.", [Exit("Theo", "garage")]),
+        ("Out went the lot of them.", [Exit("Mara", "garage"), Exit("Theo", "garage"), Exit("Ines", "garage")]),
+        ("Woof woof, went the dog.", []),
+        ("Mara popped the wrench into the blue crate, plop!", [Move("Mara", "wrench", "blue_crate")]),
         ("Theo goes to water the garden.", [Exit("Theo", "garage")]),  # was "entered the water"
         ("Theo went to have his bath. Theo came back.", [Exit("Theo", "garage"), Enter(("Theo",), "garage")]),
         ("Mara hid the wrench under the bench.", [Move("Mara", "wrench", "under_bench")]),  # not "in the bench"
