@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from mindzero.core.errors import UserError, clip
 from mindzero.stories.paraphrase import Context, read_sentence, sentences, story_names
-from mindzero.stories.paraphrase import read_question as _question_in_words
+from mindzero.stories.questions import read_question as _question_in_words
 from mindzero.stories.templates import NAME, THING, Enter, Event, Exit, IsIn, move_people, parse_line
 
 _NUMBERED = re.compile(r"^\s*(\d+)\s+(.*\S)\s*$")
@@ -207,7 +207,7 @@ def parse_question_or_none(text: str) -> Question | None:
 
 def read_question(text: str, where: str = "", context: Context | None = None) -> Question:
     """A question in the templates' words (:func:`parse_question`) or in a user's
-    (:func:`~mindzero.stories.paraphrase.read_question`; ``context``: the story's, for "it");
+    (:func:`~mindzero.stories.questions.read_question`; ``context``: the story's, for "it");
     raises UserError (prefixed by ``where``) on anything else."""
     if (question := parse_question_or_none(text)) is not None:
         return question

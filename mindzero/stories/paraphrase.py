@@ -165,7 +165,7 @@ _CONTRACTIONS = (
         "stays",
     ),
 )
-_NEGATION = frozenset("not never no nothing nobody without".split())
+NEGATION = frozenset("not never no nothing nobody without".split())
 
 
 @cache
@@ -425,7 +425,7 @@ def _without_sounds(text: str) -> str:
     return text
 
 
-def _tokens(text: str) -> list[str]:
+def tokenize(text: str) -> list[str]:
     text = _unquote(text.replace("’", "'").replace("‘", "'"))
     text = re.sub(r"^\s*(?:[-*•]|\d+[.)]|\(\d+\)|(?:step|item|entry|no\.?|#) ?\d+[.:)]?)\s+", "", text, flags=re.I)
     # a list item's marker: "-", "3.", "(3)", "Step 3:"
@@ -506,7 +506,7 @@ def _vocabulary() -> frozenset[str]:
     )
 
 
-def _respell(text: str, context: Context) -> str:
+def respell(text: str, context: Context) -> str:
     """The text with misspellings of the reader's words and of the story's places and objects read
     as them ("togther", "privatly", "bukcet"): :func:`~mindzero.core.spelling.typo_fixes`."""
     named = {w.lower() for p in context.places | context.objects for w in p.split("_")}
@@ -526,14 +526,14 @@ def _participle_after(m: re.Match) -> bool:
     return rest in ("been", "got", "lost", "moved", "put", "left", "taken", "gone")
 
 
-def _is_name(token: str, agents: frozenset[str]) -> bool:
+def is_name(token: str, agents: frozenset[str]) -> bool:
     word = token.removesuffix("'s").removesuffix("'")
     return word in agents or (
         word[:1].isupper() and word.lower() not in FUNCTION_WORDS and word.replace("-", "").isalpha()
     )
 
 
-class _Clause:
+class Clause:
     """One clause's tokens with a cursor: the reader takes a subject, a verb and complements in turn."""
 
     def __init__(self, tokens: list[str], context: Context):
@@ -594,7 +594,7 @@ class _Clause:
             if not subject or (pronoun in ("he", "she", "him", "her") and len(subject) != 1):
                 return None
             self.i += 1
-            if self.peek() == "and" and _is_name(
+            if self.peek() == "and" and is_name(
                 self.t[self.i + 1] if self.i + 1 < len(self.t) else "", self.context.agents
             ):
                 self.i += 1
@@ -602,19 +602,15 @@ class _Clause:
             return list(subject)
         if group := self._group():
             return group
-        if self.peek() == "only" and self.i + 1 < len(self.t) and _is_name(self.t[self.i + 1], self.context.agents):
+        if self.peek() == "only" and self.i + 1 < len(self.t) and is_name(self.t[self.i + 1], self.context.agents):
             self.i += 1  # "so only Charlotte remains"
         out: list[str] = []
         self.i = self._epithet(self.i)
-        while self.i < len(self.t) and _is_name(self.t[self.i], self.context.agents):
+        while self.i < len(self.t) and is_name(self.t[self.i], self.context.agents):
             out.append(self.t[self.i])
             self.i += 1
             after = self._epithet(self.i + 1 + (self.peek(1) == "and"))  # the name after ", " / " and " / ", and "
-            if (
-                self.peek() in (",", "and", "&")
-                and after < len(self.t)
-                and _is_name(self.t[after], self.context.agents)
-            ):
+            if self.peek() in (",", "and", "&") and after < len(self.t) and is_name(self.t[after], self.context.agents):
                 self.i = after
                 continue
             break
@@ -633,7 +629,7 @@ class _Clause:
             and {"NOUN", "ADJ"} & set(_lemmas(self.t[k].lower()))
         ):
             k += 1
-        return k if k > j and k < len(self.t) and _is_name(self.t[k], self.context.agents) else j
+        return k if k > j and k < len(self.t) and is_name(self.t[k], self.context.agents) else j
 
     def _all_but(self, start: int) -> list[str] | None:
         """ "everyone except Noah": everyone in the room Noah is in but Noah (None where the ones left
@@ -657,7 +653,7 @@ class _Clause:
         after = self.t[j].lower() if j < len(self.t) else ""
         at_end = all(t.lower() in ADVERBS or t == "," for t in self.t[j + 1 :])
         if after in ("into", "inside") or after in ("out", "in") and (after == "out" or at_end):
-            probe = _Clause(self.t, self.context)
+            probe = Clause(self.t, self.context)
             probe.i = j + 1
             if after == "out" or _place(probe) not in self.context.containers:
                 self.i = j
@@ -704,7 +700,7 @@ class _Clause:
         elif (
             self.i < len(self.t)
             and self.t[self.i].endswith(("'s", "'"))
-            and _is_name(self.t[self.i], self.context.agents)
+            and is_name(self.t[self.i], self.context.agents)
         ):
             owner = self.t[self.i].removesuffix("'s").removesuffix("'")
             self.i += 1
@@ -802,7 +798,7 @@ def _join(agents: list[str] | tuple[str, ...]) -> str:
     return agents[0] if len(agents) == 1 else ", ".join(agents[:-1]) + " and " + agents[-1]
 
 
-def _place(c: _Clause, room: bool = False) -> str | None:
+def _place(c: Clause, room: bool = False) -> str | None:
     """A room or container: a thing's name as a known place is spelt (any case), or the one known
     place it is the last words of ("the yard" for ``front_yard``; None when several end so).
     "it" is the room named last where a room is meant (``room``), else no place."""
@@ -823,7 +819,7 @@ def _place(c: _Clause, room: bool = False) -> str | None:
 _BESIDE = ("under", "underneath", "beneath", "behind")
 
 
-def _where_to(c: _Clause) -> str | None:
+def _where_to(c: Clause) -> str | None:
     """A container or room after "(back / down) to / into / in / inside / onto"."""
     j = c.i
     while j < len(c.t) and (c.t[j].lower() in _PARTICLES or c.t[j].lower() in ADVERBS):
@@ -838,7 +834,7 @@ def _where_to(c: _Clause) -> str | None:
     return _place(c)
 
 
-def _here(c: _Clause, agent: str) -> str | None:
+def _here(c: Clause, agent: str) -> str | None:
     """The room named next ("in the R") or, for "there" / "put" / nothing, the agent's room."""
     c.accept("put", "there", "here", "out", "around", "about", "behind")  # "stays behind": where she is
     if c.accept("in there", "in here") is None and c.accept("in", "inside", "at") is not None:
@@ -847,7 +843,7 @@ def _here(c: _Clause, agent: str) -> str | None:
     return c.context.rooms.get(agent)
 
 
-def _doing_in(c: _Clause) -> bool:
+def _doing_in(c: Clause) -> bool:
     """Skip a verb the reader does not know before "in / at the R" ("playing", "reading", "work"):
     doing something in a room is being there. Whether one was skipped."""
     word, after = c.peek(), 1 + (c.peek(1) in ("about", "around"))  # "knocking about in the den"
@@ -857,7 +853,7 @@ def _doing_in(c: _Clause) -> bool:
     return True
 
 
-def _being_in(c: _Clause, agents: list[str], room: str | None) -> Reading | None:
+def _being_in(c: Clause, agents: list[str], room: str | None) -> Reading | None:
     """ "Ann and Bob are in the den" once the room is read: entering it, or nothing where they are there
     already; a person is in a room, never in a container ("And Owen, too." after a thing's place)."""
     who, one = tuple(agents), agents[0] if len(agents) == 1 else None
@@ -872,7 +868,7 @@ def _being_in(c: _Clause, agents: list[str], room: str | None) -> Reading | None
     return ([f"{_join(agents)} entered the {room}."] if one is None else [f"{one} is in the {room}."]), who
 
 
-def _location_clause(c: _Clause) -> tuple[str, str] | None:
+def _location_clause(c: Clause) -> tuple[str, str] | None:
     """ "(that) (the) O is / was (now) in the C" -> (O, C)."""
     c.accept("that")
     obj = c.thing()
@@ -891,7 +887,7 @@ Reading = tuple[list[str], tuple[str, ...]]  # template sentences, and the agent
 _GONE = ("gone", "off", "out of there", "out", "away", "out of here", "outside")
 
 
-def _read_clause(c: _Clause) -> Reading | None:
+def _read_clause(c: Clause) -> Reading | None:
     """A clause as template sentences, and the agents it is about; None when it cannot be read."""
     if _unreal([w.lower() for w in c.t]):
         return None
@@ -1080,7 +1076,7 @@ _LIKING = {
 }
 
 
-def _negated(c: _Clause) -> bool:
+def _negated(c: Clause) -> bool:
     """Whether the verb that follows is negated ("does not move anything", "never left")."""
     return bool(c.accept(*(f"{aux} {no}" for aux in _AUXILIARIES for no in ("not", "never")), "never"))
 
@@ -1088,7 +1084,7 @@ def _negated(c: _Clause) -> bool:
 _AUXILIARIES = ("does", "did", "do", "had", "has", "have", "would", "will", "is", "was", "could", "can", "should")
 
 
-def _thing_clause(c: _Clause) -> Reading | None:
+def _thing_clause(c: Clause) -> Reading | None:
     """ "The pear is / sits in the box.", "The pear was moved to the box by Ann."."""
     obj = c.thing()
     if obj is None:
@@ -1128,7 +1124,7 @@ _EARLIER = frozenset("previously earlier beforehand yesterday formerly".split())
 def _unreal(low: list[str]) -> bool:
     """Whether a clause tells a near miss, a possibility, an intention ("was going to leave", "is about
     to move it") or an earlier time ("Previously, ..."): no event, and not one to skip either."""
-    if _UNREAL & set(low) and not _NEGATION & set(low):  # "could not make up her mind": nothing happens
+    if _UNREAL & set(low) and not NEGATION & set(low):  # "could not make up her mind": nothing happens
         return True
     if _EARLIER & set(low) or " ".join(low).startswith(("before that", "the day before", "last week")):
         return True  # "Previously, the marble had been in the box": not where it is now
@@ -1156,7 +1152,7 @@ def _a_room(place: str | None, context: Context) -> bool:
 def _leaves_room(clause: list[str], context: Context) -> bool:
     """Whether "leaving ..." leaves a room ("..., leaving the garage"), not a thing somewhere ("leaving
     the pear in the box") or people behind."""
-    c = _Clause(clause[1:], context)
+    c = Clause(clause[1:], context)
     place = c.thing()
     return place not in context.objects and c.done() and _a_room(place, context)
 
@@ -1175,7 +1171,7 @@ def _placeable(obj: str, container: str, context: Context) -> bool:
     return obj not in context.containers and container not in rooms and container.split("_")[-1] not in _CARRIED
 
 
-def _possession(c: _Clause) -> bool:
+def _possession(c: Clause) -> bool:
     """Whether the clause is "Sally has a basket.", "Anne has got a box", "Sally owns a marble": no
     event (a container, or a thing of hers before it is put anywhere). Not for the story's own object
     once it is somewhere ("Anne has the marble now": taken from where? refused)."""
@@ -1200,12 +1196,12 @@ def _possession(c: _Clause) -> bool:
     return True
 
 
-def _capitalised_thing(c: _Clause, start: int) -> Reading | None:
+def _capitalised_thing(c: Clause, start: int) -> Reading | None:
     """A thing's name of several words capitalised at the start of a sentence, told without "the"
     ("Sweet potato is in red box."): read as "The O is in the C." where :func:`_new_name_or_thing`
     says the first word names a thing there; anything else is refused."""
     k = c.i - 1
-    probe = _Clause([*c.t[:k], c.t[k].lower(), *c.t[k + 1 :]], replace(c.context))
+    probe = Clause([*c.t[:k], c.t[k].lower(), *c.t[k + 1 :]], replace(c.context))
     probe.i = start
     read = _thing_clause(probe)
     if read is None:
@@ -1216,7 +1212,7 @@ def _capitalised_thing(c: _Clause, start: int) -> Reading | None:
     return read
 
 
-def _leave(c: _Clause, agent: str) -> Reading | None:
+def _leave(c: Clause, agent: str) -> Reading | None:
     comma = c.peek() == "," and c.peek(1) not in ("out", "from")  # "leaves, gloomy" left no room "gloomy"
     c.accept("from", "out of")
     if c.accept("through", "by", "via"):  # "leaves through the back door", never "through the kitchen"
@@ -1233,7 +1229,7 @@ def _leave(c: _Clause, agent: str) -> Reading | None:
     return ([f"{agent} exited the {room}."], (agent,)) if room and c.done() else None
 
 
-def _leave_together(c: _Clause, agents: list[str]) -> Reading | None:
+def _leave_together(c: Clause, agents: list[str]) -> Reading | None:
     """ "They both leave (the kitchen)": each leaves the room they share, one exit each (nothing
     happens between them); None when they are not all in that room."""
     read = _leave(c, agents[0])
@@ -1249,7 +1245,7 @@ def _leave_together(c: _Clause, agents: list[str]) -> Reading | None:
 _ARRIVING = frozenset("come return arrive rejoin join reenter follow get".split())
 
 
-def _motion(c: _Clause, agents: list[str], verb: str = "go") -> Reading | None:
+def _motion(c: Clause, agents: list[str], verb: str = "go") -> Reading | None:
     """ "went into / to / back down into / through to the R" enters R, "came (back) in" the room
     named last; "went out (of the R)", "wandered off" leaves it; "with B (and C)" go too."""
     agents = agents + _companions(c)
@@ -1302,7 +1298,7 @@ def _infinitive_with_object(word: str, after: str) -> bool:
     return after in _OBJECT_STARTS and word not in _OBJECT_STARTS and word in _lemmas(word).get("VERB", ())
 
 
-def _gone_to_do(c: _Clause, agents: list[str]) -> Reading | None:
+def _gone_to_do(c: Clause, agents: list[str]) -> Reading | None:
     """ "went to water the garden", "goes to have her bath": off to do something, so out of the room
     they were in — or into the room the errand names, if the story has it ("to water the garden" with a
     garden). An errand about the story's own things or people ("went to get the pear") may happen in the
@@ -1311,7 +1307,7 @@ def _gone_to_do(c: _Clause, agents: list[str]) -> Reading | None:
     c.accept(*_OBJECT_STARTS)
     errand = [w for w in c.t[c.i :] if w != ","]
     if {w.lower() for w in errand} & {o.lower() for o in c.context.objects | c.context.containers} or any(
-        _is_name(w, c.context.agents) for w in errand
+        is_name(w, c.context.agents) for w in errand
     ):
         return None
     named = _one_name([w.lower() for w in errand])
@@ -1323,7 +1319,7 @@ def _gone_to_do(c: _Clause, agents: list[str]) -> Reading | None:
     return [f"{a} exited the {room}." for a, room in zip(agents, rooms, strict=True)], tuple(agents)
 
 
-def _companions(c: _Clause) -> list[str]:
+def _companions(c: Clause) -> list[str]:
     """The names after "(together) with" in a clause of going ("comes in with Sam", "went to the den
     with Ava and Ben"), taken out of the clause."""
     low = [t.lower() for t in c.t]
@@ -1331,11 +1327,11 @@ def _companions(c: _Clause) -> list[str]:
         return []
     start = low.index("with", c.i)
     j, names = start + 1, []
-    while j < len(c.t) and _is_name(c.t[j], c.context.agents):
+    while j < len(c.t) and is_name(c.t[j], c.context.agents):
         names.append(c.t[j])
         j += 1
         joiner = next((k for k in (2, 1) if low[j : j + k] in ([",", "and"], [","], ["and"])), 0)
-        if joiner and j + joiner < len(c.t) and _is_name(c.t[j + joiner], c.context.agents):
+        if joiner and j + joiner < len(c.t) and is_name(c.t[j + joiner], c.context.agents):
             j += joiner
     if names:
         start -= start > c.i and low[start - 1] == "together"
@@ -1348,7 +1344,7 @@ def _companions(c: _Clause) -> list[str]:
 _PUBLIC_VERBS = tuple("claim announce declare proclaim shout yell broadcast exclaim insist assert".split())
 
 
-def _claim(c: _Clause, speaker: str, verb: str) -> Reading | None:
+def _claim(c: Clause, speaker: str, verb: str) -> Reading | None:
     """A public claim (to everyone present) or a private tell (to one listener): the words between
     the verb and "that" (or the location clause) say who heard it; anything else there is an aside
     ("whispers to Olivia, so nobody else hears, that ...")."""
@@ -1357,7 +1353,7 @@ def _claim(c: _Clause, speaker: str, verb: str) -> Reading | None:
     for j in range(c.i, len(low)):  # where what was said starts: "(that) the O is in the C" to the end
         if low[j] in ADVERBS:
             continue  # "states publicly that ...": the adverb says who heard it
-        probe = _Clause(c.t, c.context)
+        probe = Clause(c.t, c.context)
         probe.i = j
         if _location_clause(probe) and probe.done():
             end = j
@@ -1366,9 +1362,7 @@ def _claim(c: _Clause, speaker: str, verb: str) -> Reading | None:
         return None
     heard = {w for w in low[c.i : end]} | {verb}
     listeners = [
-        t.removesuffix("'s")
-        for t in c.t[c.i : end]
-        if _is_name(t, c.context.agents) and t.removesuffix("'s") != speaker
+        t.removesuffix("'s") for t in c.t[c.i : end] if is_name(t, c.context.agents) and t.removesuffix("'s") != speaker
     ]  # "whispers in Owen's ear"
     if not listeners and (heard & {"him", "her"} or heard & PRIVATE) and len(c.context.mentioned) == 1:
         listeners = list(c.context.mentioned)  # "turned to Owen and whispered that ..."
@@ -1474,7 +1468,7 @@ def _gapped(tokens: list[str]) -> bool:
 
 def _subject_end(tokens: list[str], context: Context) -> int:
     """Where a clause's subject (names, or a thing) ends: the rest is what it says of them."""
-    c = _Clause(tokens, context)
+    c = Clause(tokens, context)
     if c.names() is None:
         c.i = 0
         c.thing()
@@ -1521,7 +1515,7 @@ def _destination_first(words: list[str]) -> bool:
 
 def _followed_by(first: list[str], names: list[str]) -> list[list[str]] | None:
     """ "A left the den, followed by B (and C)": B does what A did, after A."""
-    c = _Clause(first, Context())
+    c = Clause(first, Context())
     if c.names() is None or not names:
         return None
     return [first, [*names, *first[c.i :]]]
@@ -1656,7 +1650,7 @@ def _where_already(clause: list[str], context: Context) -> bool:
     """Whether a clause is no more than where its subject (its own, else the one before) already is:
     "(a minute) in the front yard", or a verb we do not know there ("Jack chills in the front yard"):
     no event."""
-    c = _Clause(clause, context)
+    c = Clause(clause, context)
     subject = c.names() or list(context.subject)
     low = [t.lower() for t in clause[c.i :] if t.lower() not in ADVERBS and t != ","]
     if low[:1] and low[0] not in ("in", "at") and not _forms().get(low[0]) and low[0].isalpha():
@@ -1721,11 +1715,11 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
     for "took the O out" before the move, or for a thought: "It looked better there, she
     thought."), or None when any part of it cannot be read. ``context`` is updated with the agents
     and object the sentence was about."""
-    tokens = _tokens(_respell(sentence, context))
+    tokens = tokenize(respell(sentence, context))
     read = _read_clauses(tokens, context)
     if read is None:
         if _no_event(tokens, context):  # no clause read alone, but the whole moves nothing
-            c = _Clause(tokens, context)
+            c = Clause(tokens, context)
             c.skip_adverbs()
             context.subject = tuple(c.names() or context.subject)
             return []
@@ -1750,13 +1744,13 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
     subject = context.subject
     if ":" in low and not any(_forms().get(w) in _EVENT_VERBS for w in low[: low.index(":")]):
         # "Hannah did the same: she ...", "Then it's Mila's turn: she ...": the words after say it, about her
-        named = [t.removesuffix("'s") for t in tokens[: low.index(":")] if _is_name(t, context.agents)]
+        named = [t.removesuffix("'s") for t in tokens[: low.index(":")] if is_name(t, context.agents)]
         subject = tuple(named[:1]) or subject
         tokens = tokens[low.index(":") + 1 :]
         low = [t.lower() for t in tokens]
     where = None
     if len(low) > 3 and low[0] in ("in", "at", "inside") and "," in low[:6]:  # "In the hallway, Ella moved ..."
-        c = _Clause(tokens[1 : low.index(",")], context)
+        c = Clause(tokens[1 : low.index(",")], context)
         where = _place(c)
         if where not in context.places or not c.done():
             return None
@@ -1768,7 +1762,7 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
     clauses = _clauses(_relative_first(tokens))
     if clauses is None:
         return None
-    mentioned = frozenset(t for t in tokens if _is_name(t, context.agents) and t in context.agents)
+    mentioned = frozenset(t for t in tokens if is_name(t, context.agents) and t in context.agents)
     out: list[str] = []
     obj, holding, room, moved = context.obj, context.holding, context.room, None
     predicate = list(context.predicate)
@@ -1777,7 +1771,7 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
         background = bool(clause) and clause[0] == _BACKGROUND
         clause = clause[background:]
         if clause and clause[0] == "__subject__":  # "Having moved it, Ann left": the next clause's subject
-            main = _Clause(clauses[index + 1], context).names() if index + 1 < len(clauses) else None
+            main = Clause(clauses[index + 1], context).names() if index + 1 < len(clauses) else None
             who = main or subject
             clause = [*who[:1], *clause[1:]] if len(who) == 1 else clause[1:]
         if moved and _destination_first([w.lower() for w in clause]):  # "... and then (back) to the bag (by Bob)"
@@ -1805,14 +1799,14 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
             clause = [*doer, *predicate]
         here = replace(context, subject=subject, obj=obj, mentioned=mentioned - set(subject), holding=holding,
                        room=room, background=background, rooms=rooms)  # fmt: skip
-        c = _Clause(clause, replace(here))
+        c = Clause(clause, replace(here))
         read = _read_clause(c) if clause else None
         if read is None and subject and not _group_word(clause):  # no subject of its own: the one before
             # ("... and put it in the box"); not after "all" / "both" / "all 3", which name others
-            c = _Clause([*subject[:1], *clause] if len(subject) == 1 else ["they", *clause], replace(here))
+            c = Clause([*subject[:1], *clause] if len(subject) == 1 else ["they", *clause], replace(here))
             read = _read_clause(c)
         if read is None and (_no_event(clause, here) or _where_already(clause, here)):
-            c = _Clause(clause, replace(here))  # "It looked better there, she thought.": no event
+            c = Clause(clause, replace(here))  # "It looked better there, she thought.": no event
             read = [], tuple(c.names() or ())
         if read is None:
             return None
@@ -1833,114 +1827,6 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
     context.subject, context.obj, context.room, context.predicate = subject, obj, room, tuple(predicate)
     context.holding = holding  # a thing taken and not put: the next sentence must put it (read_story)
     return out
-
-
-_BELIEF = frozenset(
-    "think thinks thought believe believes believed reckon reckons suppose supposes expect expects look looks "
-    "search searches searching looking assume assumes guess guesses according opinion view mind imagine "
-    "imagines figure figures consider considers feel feels go hunting hunt per belief beliefs understanding "
-    "thinking believing expecting assuming goes going knows concerned".split()
-)
-#: Words after a name's "'s" that still ask that person's belief ("in Ann's opinion").
-_OPINION = frozenset("opinion view mind eyes perspective point guess idea".split())
-#: Words that make a belief question ask the reader, i.e. where the object really is.
-_READER = frozenset("you story text narrator".split())
-_BEGINNING = (
-    "at the beginning",
-    "at the start",
-    "originally",
-    "initially",
-    "at first",
-    "in the first place",
-    "to begin with",
-    "to start with",
-)
-
-
-def read_question(text: str, context: Context | None = None) -> tuple[tuple[str, ...], str, str] | None:
-    """(belief chain, object, form) a question in a user's words asks: the names in the order
-    written, each a belief ("Where does A believe B thinks ...", "According to A, where will B look
-    for ...") — or none: where the object really is, or was at the beginning. The object is one the
-    story names (``context.objects``), else the thing after "the" / "his" / "her". None for anything
-    else (no "where" / "which container" / "place", a negation, no object, a name with no belief verb)."""
-    context = context or Context()
-    tokens = _tokens(_respell(text, context).replace("?", " "))
-    low = [t.lower() for t in tokens]
-    if _NEGATION & set(low) or not {"where", "container", "place", "location"} & set(low):
-        return None
-    names = [t.removesuffix("'s").removesuffix("'") for t in tokens]
-    if context.agents:  # the story's people; with no story, any capitalised word not the question's own
-        names = [n for n in names if n in context.agents]
-    else:
-        names = [n for i, n in enumerate(names) if i > 0 and _is_name(n, context.agents) and n.lower() not in _BELIEF]
-    owned = [low[k + 1] for k, t in enumerate(tokens[:-1]) if t.endswith(("'s", "'")) and t[:1].isupper()]
-    if any(word not in _BELIEF | _OPINION for word in owned):
-        return None  # "Where does Sally's mother think ...": someone the story does not name
-    obj = _asked_object(tokens, context)
-    if obj is None:
-        return None
-    beginning = any(b in " ".join(low) for b in _BEGINNING)
-    if not names:
-        if set(low) & _BELIEF and not set(low) & _READER:
-            return None  # "Where does she / everyone / the teacher think ...": a belief of whom?
-        return (), obj, "beginning" if beginning else "think"
-    if not set(low) & _BELIEF or beginning or not _each_believes(tokens, set(names)):
-        return None  # "Where did Sally put it?"; "... think it was at the beginning?" (a past belief)
-    return tuple(names), obj, "think"
-
-
-#: Words between a believer's name and the belief word ("Sally would search", "Jackson that").
-_BELIEF_GAP = frozenset("will would does did do is was really also still to be that actually first then going".split())
-
-
-def _each_believes(tokens: list[str], names: set[str]) -> bool:
-    """Whether each believer after the first is one: the next word (past "will", "would", "that",
-    ...) is a belief word, another name, a comma or the end — not an action ("Where does Sally think
-    Anne put it?" asks no belief of Anne's) nor "and" ("Where do Sally and Anne each think ...?":
-    two questions); and, with two names or more, no "she thinks" (which of them?)."""
-    low = [t.lower() for t in tokens]
-    named = [t for t in tokens if t in names]
-    if len(set(named)) > 1 and any(
-        w in ("he", "she", "they") and low[k + 1 : k + 2] and low[k + 1] in _BELIEF for k, w in enumerate(low)
-    ):
-        return False
-    first = named[0] if named else None
-    for k, token in enumerate(tokens):
-        if token not in names or token == first:
-            continue
-        j = k + 1
-        while j < len(low) and low[j] in _BELIEF_GAP | ADVERBS:
-            j += 1
-        if j < len(low) and low[j] not in _BELIEF and low[j] != "," and tokens[j] not in names:
-            return False
-    return True
-
-
-def _asked_object(tokens: list[str], context: Context) -> str | None:
-    """The object a question asks about: the one the story names whose words it has (the longest),
-    else the thing after a determiner, else "it" for the object named last, else the story's only
-    object ("Which container will Sally search first?")."""
-    text = (
-        " " + " ".join(t.lower().removesuffix("'s").removesuffix("'") for t in tokens) + " "
-    )  # "the radish's location"
-    named = [o for o in context.objects if f" {o.lower().replace('_', ' ')} " in text]
-    named = [o for o in named if not any(o != other and o in other for other in named)]  # "sweet potato", not "potato"
-    if len(named) > 1:
-        return None  # "the ball and the marble": which one?
-    if named:
-        return named[0]
-    low = [t.lower() for t in tokens]
-    for i, word in enumerate(low):
-        if word in ("the", "his", "her", "their") and i + 1 < len(low):
-            c = _Clause(tokens, context)
-            c.i = i
-            found = c.thing()
-            if found and found.lower() not in {"beginning", "start", "end", "story", "first_place"}:
-                return found
-    if {"it", "them"} & set(low):
-        return context.obj
-    searching = set(low) & {"look", "looks", "looking", "search", "searches", "searching", "container", "find"}
-    return next(iter(context.objects)) if len(context.objects) == 1 and searching else None  # "Where will Sally look?"
 
 
 def story_names(text: str) -> list[str]:
