@@ -36,12 +36,12 @@ VERBS: dict[str, tuple[str, ...]] = {
         "get move hop nip duck sneak slip venture pass race jog skip make rejoin join reenter end follow drift toddle "
         "trot tiptoe scamper crawl creep scurry dart amble saunter",
         "enter": "enter reenter re-enter",
-        "leave": "exit leave depart quit vacate vanish disappear withdraw retreat bail scram",
+        "leave": "exit leave depart quit vacate vanish disappear withdraw retreat bail scram bounce dip",
         "place": "move put place transfer relocate shift stash tuck stick drop hide pop toss slip stuff shove set "
         "lay throw chuck store bring carry deposit plop leave return switch sneak squirrel dump lodge rehome keep "
         "bung lob plonk",
         "take": "take grab pick remove fetch lift pull retrieve snatch collect get",  # "get" is also motion
-        "stay": "stay wait remain linger hang sit stand idle loiter rest pause spend crouch",
+        "stay": "stay wait remain linger hang sit stand idle loiter rest pause spend crouch chill faff",
         "notice": "see notice spot observe glimpse hear spy watch clock",
         "like": "like enjoy prefer fancy admire",
         "love": "love adore",
@@ -148,6 +148,10 @@ _CONTRACTIONS = (
     (re.compile(r",\s*(?:mate|mind|innit|like)\s*(?=[,.!?]|$)", re.I), ""),
     (re.compile(r",?\s*\bnothing doing\b", re.I), ""),
     (re.compile(r"\boff out\b", re.I), "out"),
+    (re.compile(r"\bpull(?:s|ed|ing)? up (?:to|at)\b", re.I), "goes to"),  # "pulls up to the den": arrives
+    # "Ava does the same, stays a minute and leaves": what she does is said after the comma
+    (re.compile(r"\b(?:does|did|do) (?:exactly |just )?the same,\s+(?=[a-z])"), ""),
+    (re.compile(r",\s*(?:bless(?: (?:him|her|them))?|for the record|for what it's worth)\s*(?=[,.!?]|$)", re.I), ""),
     (re.compile(r"\bout of the ([a-z_ ]+?),? and (?:then )?(into|to) the\b", re.I), r"from the \1 \2 the"),
     (
         re.compile(r"\b(look|peek|nose) (round|around|about) the [a-z_ ]+?(?=\s+(?:and|then)\b|\s*[,.;]|$)", re.I),
@@ -934,6 +938,8 @@ def _read_clause(c: Clause) -> Reading | None:
     if verb is None:
         return None
     if verb == "be":  # "Ann and Bob are in the den.", "Ann was still there.", "Ann is gone."
+        if one and c.peek() == "out" and c.peek(1) == "of":  # "then he's out of the hall"
+            return _leave(c, one)
         if one and c.accept(*_GONE) and (c.thing() is None) and c.done():
             return ([], who) if one not in c.context.rooms else _leave(c, one)  # "while Ann was away": no event
         _doing_in(c)
@@ -950,7 +956,7 @@ def _read_clause(c: Clause) -> Reading | None:
         if (read := _leave(c, one)) is not None:
             return read
         c.i = start
-    if verb in ("stick", "hang") and c.peek() in ("around", "about", "out"):
+    if verb in ("stick", "hang") and (c.peek() in ("around", "about", "out") or c.done()):
         verb = "stay"  # "sticks around", "hangs out"
     if verb in VERBS["stay"] or (verb == "make" and c.accept("no movements", "no movement", "no move")):
         if verb == "make":
@@ -1223,6 +1229,8 @@ def _leave(c: Clause, agent: str) -> Reading | None:
     room = None if comma or c.done() or c.accept("the room", "room", "it", "there", "here") else _place(c)
     if room and room.split("_")[-1].lower() in _FIXTURES:
         room = None  # "heads out the (front) door": out of the room one is in
+    elif room and c.context.rooms.get(agent) not in (None, room) and not c.context.background:
+        return None  # "Noah is out of the den" while he is in the hall: not a leaving
     room = room or c.context.rooms.get(agent)
     if c.context.background and agent not in c.context.rooms and c.done():
         return [], (agent,)  # "after Ann had left": she had, and was told so
@@ -1710,12 +1718,19 @@ def _without_reason(tokens: list[str]) -> list[str] | None:
     return tokens[:i] + tokens[end + 1 :]
 
 
+#: "The corn's in the drawer to start with": where it is as the story starts is where it is then
+#: (a question's "at first" asks the past: see questions.py, which keeps it).
+_AT_FIRST = re.compile(
+    r",?\s*\b(?:to start with|to begin with|at first|initially|at the start)\b(?=\s*[,.!;]|\s*$)", re.I
+)
+
+
 def read_sentence(sentence: str, context: Context) -> list[str] | None:
     """The template sentences a sentence in a user's words means (several for joined clauses, none
     for "took the O out" before the move, or for a thought: "It looked better there, she
     thought."), or None when any part of it cannot be read. ``context`` is updated with the agents
     and object the sentence was about."""
-    tokens = tokenize(respell(sentence, context))
+    tokens = tokenize(_AT_FIRST.sub("", respell(sentence, context)))
     read = _read_clauses(tokens, context)
     if read is None:
         if _no_event(tokens, context):  # no clause read alone, but the whole moves nothing

@@ -95,7 +95,8 @@ def events(text: str) -> list:
         ("Theo leaves (Mara and Ines remain in the garage).", [Exit("Theo", "garage")]),
         ("Theo enters the attic, leaving the garage.", [Enter(("Theo",), "attic")]),
         ("Theo waited patiently, then went out.", [Stay("Theo", "garage"), Exit("Theo", "garage")]),
-        ("Theo just chills in the garage for a minute, then he leaves.", [Exit("Theo", "garage")]),
+        ("Theo just chills in the garage for a minute, then he leaves.",
+         [Stay("Theo", "garage"), Exit("Theo", "garage")]),
         ("Theo, wherever he's got to, loses a pair of gloves.", [Distractor("Theo", "lost his", "gloves")]),
         ("Theo leaves the garage, so only Mara and Ines remain.", [Exit("Theo", "garage")]),
         ("Mara moves the wrench to the blue crate, leaving the garage.", LEFT),
@@ -555,6 +556,18 @@ def test_both_girls_are_the_two_people_of_the_story() -> None:
         ("Ines tells Theo on the quiet that the wrench is in the blue crate, which it isn't.", [TELL]),
         ("The wrench is sat in the blue crate.", [ObjectAt("wrench", "blue_crate")]),
         ("Ines has got a thing for the red toolbox.", [Distractor("Ines", "likes the", "red_toolbox")]),
+        ("Theo just stands there for a minute, then he's off out of the garage as well.",
+         [Stay("Theo", "garage"), Exit("Theo", "garage")]),
+        ("The wrench is in the blue crate to start with.", [ObjectAt("wrench", "blue_crate")]),
+        ("Theo sticks around a minute not doing anything and leaves the garage.",
+         [Stay("Theo", "garage"), Exit("Theo", "garage")]),
+        ("Mara moves the wrench to the blue crate, then faffs about.", [*LEFT[:1], Stay("Mara", "garage")]),
+        ("Theo stays a minute. Mara does the same, stands there a minute and leaves.",
+         [Stay("Theo", "garage"), Stay("Mara", "garage"), Exit("Mara", "garage")]),
+        # a group chat's
+        ("Mara moves the wrench to the blue crate n dips", LEFT),
+        ("Theo stays a minute doing nothing then bounces", [Stay("Theo", "garage"), Exit("Theo", "garage")]),
+        ("Theo pulls up to the attic", [Enter(("Theo",), "attic")]),
         # a bedtime story's
         ("In came little Theo to the attic.", [Enter(("Theo",), "attic")]),
         ("Out popped Theo.", [Exit("Theo", "garage")]),
@@ -578,6 +591,8 @@ def test_other_authors_habits_are_read_as_the_events_they_mean(text: str, expect
     [
         "Theo leaves, gloomy.",  # was "exited the gloomy"
         "Theo leaves through the attic.",  # was "exited the attic": passing through is not leaving it
+        "Theo is out of the attic.",  # he is in the garage (was "exited the attic")
+        "Theo stays a minute. Mara does the same and leaves.",  # the same: stays, or stays and leaves?
         "Theo went to get the wrench.",  # an errand about the story's own thing: may happen in the room
         "Theo went to talk to Mara.",
     ],
