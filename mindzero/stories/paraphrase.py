@@ -130,6 +130,7 @@ _CONTRACTIONS = (
     (re.compile(r"(?<![\w'])n(?![\w'])|&| \+ "), " and "),
     (re.compile(r"\bits (?=(?:in|inside|on|still|now|really|actually)\b)", re.I), "it is "),
     (re.compile(r"\s+[-–—]+\s+"), " , "),  # "goes out - Leo comes in": a dash between clauses
+    (re.compile(r"\bw/o\b", re.I), "without"),
     (re.compile(r"\bw/", re.I), "with "),
     (re.compile(r"\b(?:bc|b/c|cuz|coz|cos)\b", re.I), "because"),
     (re.compile(r"\babt\b", re.I), "about"),
@@ -150,7 +151,11 @@ _CONTRACTIONS = (
     (re.compile(r"\boff out\b", re.I), "out"),
     (re.compile(r"\bpull(?:s|ed|ing)? up (?:to|at)\b", re.I), "goes to"),  # "pulls up to the den": arrives
     # "Ava does the same, stays a minute and leaves": what she does is said after the comma
-    (re.compile(r"\b(?:does|did|do) (?:exactly |just )?the same,\s+(?=[a-z])"), ""),
+    (re.compile(r"\b(?:(?:does|did|do) (?:exactly |just )?the same|(?<=[a-z] )same(?: thing)?),\s+(?=[a-z])"), ""),
+    (re.compile(r"\ba (?:minute|min) of (?:nothing|doing nothing)\b", re.I), "stays a minute"),
+    (re.compile(r",?\s*\bdead (?:still|quiet|silent)\b", re.I), ""),
+    (re.compile(r"(?:\b(?:is|was)|'s) (?:the )?last,\s*"), " "),  # "Hannah's last, sticks around ..."
+    (re.compile(r"\b([Tt]hen|[Aa]nd) out of the ([a-z_]+(?: [a-z_]+)?)(?=\s*[,.;!]|\s*$)"), r"\1 goes out of the \2"),
     (re.compile(r",\s*(?:bless(?: (?:him|her|them))?|for the record|for what it's worth)\s*(?=[,.!?]|$)", re.I), ""),
     (re.compile(r"\bout of the ([a-z_ ]+?),? and (?:then )?(into|to) the\b", re.I), r"from the \1 \2 the"),
     (
@@ -261,7 +266,7 @@ _NAMED_GROUP = re.compile(
 )
 #: "all five go into the den: A, B, C, D and E." -> "A, B, C, D and E go into the den."
 _GROUP_NAMED_AFTER = re.compile(
-    rf"\b(?:all|both|the)(?: \w+)?(?: of them)? (?P<said>[^:]*): (?P<names>{_NAMES_LIST[1:-1]})\W*$", re.IGNORECASE
+    rf"\b(?:all|both|the)(?: \w+)?(?: of them)? (?P<said>[^:,]*)[:,] (?P<names>{_NAMES_LIST[1:-1]})\W*$", re.IGNORECASE
 )
 
 
@@ -1803,8 +1808,12 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
             and not _leaves_room(clause, context)
         ):
             continue  # "leaves, leaving the pear in the box / Ann behind": where they were, no event
-        if predicate and _gapped(clause):  # "enters the den, then the hall": the verb before, again
-            verb = predicate[:2] if predicate[1:2] and predicate[1].lower() in _ENTERING else predicate[:1]
+        onward = (
+            _destination_first([w.lower() for w in clause]) and not moved
+        )  # "goes into the den, then into the hall"
+        if predicate and (_gapped(clause) or onward):  # "enters the den, then the hall": the verb before, again
+            entering = predicate[1:2] and predicate[1].lower() in _ENTERING and not onward
+            verb = predicate[:2] if entering else predicate[:1]
             clause = [*subject[:1], *verb, *clause] if len(subject) == 1 else ["they", *verb, *clause]
         if predicate and (doer := _ellipsis(clause)):  # "..., and then Mila does too", "and so is the onion"
             if "same" in (w.lower() for w in clause) and len(clauses) > 1:
@@ -1873,8 +1882,8 @@ def story_names(text: str) -> list[str]:
 def sentences(line: str) -> list[str]:
     """A line's sentences: a user may write a whole story on one line, and in a chat start a
     sentence in lower case ("Theo leaves. all go in")."""
-    pieces = re.split(
-        r"(?<=[.!?])(?<!\b\d\.)(?<!\b\d\d\.)\s+(?=[A-Za-z0-9\-*•(\"'“‘])|(?<=[.!?][)\"”’'])\s+(?=[A-Z])",
+    pieces = re.split(  # and a chat's events between dashes: "Ann goes in - the pear's in the box - Bob leaves"
+        r"(?<=[.!?])(?<!\b\d\.)(?<!\b\d\d\.)\s+(?=[A-Za-z0-9\-*•(\"'“‘])|(?<=[.!?][)\"”’'])\s+(?=[A-Z])|\s+[-–—]+\s+",
         line.strip(),
     )
     out: list[str] = []

@@ -568,6 +568,12 @@ def test_both_girls_are_the_two_people_of_the_story() -> None:
         ("Mara moves the wrench to the blue crate n dips", LEFT),
         ("Theo stays a minute doing nothing then bounces", [Stay("Theo", "garage"), Exit("Theo", "garage")]),
         ("Theo pulls up to the attic", [Enter(("Theo",), "attic")]),
+        ("Theo goes into the attic - the wrench is in the red toolbox - Mara leaves",  # events between dashes
+         [Enter(("Theo",), "attic"), ObjectAt("wrench", "red_toolbox"), Exit("Mara", "garage")]),
+        ("Theo stays. Mara same thing, a minute of nothing then out of the garage",
+         [Stay("Theo", "garage"), Stay("Mara", "garage"), Exit("Mara", "garage")]),
+        ("Theo goes into the attic, then into the den", [Enter(("Theo",), "attic"), Enter(("Theo",), "den")]),
+        ("Then the three of them go into the attic, Mara, Theo and Ines.", [Enter(("Mara", "Theo", "Ines"), "attic")]),
         # a bedtime story's
         ("In came little Theo to the attic.", [Enter(("Theo",), "attic")]),
         ("Out popped Theo.", [Exit("Theo", "garage")]),
