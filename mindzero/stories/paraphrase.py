@@ -152,7 +152,16 @@ _CONTRACTIONS = (
     (re.compile(r"\bpull(?:s|ed|ing)? up (?:to|at)\b", re.I), "goes to"),  # "pulls up to the den": arrives
     # "Ava does the same, stays a minute and leaves": what she does is said after the comma
     (re.compile(r"\b(?:(?:does|did|do) (?:exactly |just )?the same|(?<=[a-z] )same(?: thing)?),\s+(?=[a-z])"), ""),
-    (re.compile(r"\ba (?:minute|min) of (?:nothing|doing nothing)\b", re.I), "stays a minute"),
+    (
+        re.compile(r"\ba (?:minute|min) of (?:nothing|doing nothing|stillness|quiet|silence|waiting)\b", re.I),
+        "stays a minute",
+    ),
+    (
+        re.compile(r"\ba (?:quiet|still|silent) minute\b|\ba minute's (?:pause|wait|rest|silence)\b", re.I),
+        "stays a minute",
+    ),
+    (re.compile(r"\b([Tt]hen|[Aa]nd) away(?=\s*[,.;!]|\s*$)"), r"\1 goes away"),  # "..., a quiet minute and then away"
+    (re.compile(r"\b(?:catch|catches|caught) sight of\b", re.I), "saw"),
     (re.compile(r",?\s*\bdead (?:still|quiet|silent)\b", re.I), ""),
     (re.compile(r"(?:\b(?:is|was)|'s) (?:the )?last,\s*"), " "),  # "Hannah's last, sticks around ..."
     (re.compile(r"\b([Tt]hen|[Aa]nd) out of the ([a-z_]+(?: [a-z_]+)?)(?=\s*[,.;!]|\s*$)"), r"\1 goes out of the \2"),
@@ -398,6 +407,27 @@ _WHEN = frozenset(
 )
 
 
+def _how_first(text: str) -> str:
+    """The text without an opening phrase that says only how someone felt ("Satisfied at last, she
+    slipped out", "Tired and bored, Ann left"): adjectives, participles and adverbs before a comma and
+    a person (a name or he / she / they)."""
+    m = re.match(r"([A-Za-z ]{2,40}),\s+(?=(?:he|she|they|[A-Z]\w*)\b)", text)
+    if m is None:
+        return text
+    words = [w.lower() for w in m.group(1).split()]
+    describing = [
+        w in ADVERBS | {"and", "at", "last", "but", "so", "very", "quite"}
+        or set(_lemmas(w)) & {"ADJ"}
+        and "NOUN" not in _lemmas(w)
+        or w.endswith("ed")
+        and "VERB" in _lemmas(w)
+        for w in words
+    ]
+    if not all(describing) or any(w in ROOM_WORDS or w in _forms() and not w.endswith("ed") for w in words):
+        return text
+    return text[m.end() :]
+
+
 def _when_first(text: str) -> str:
     """The text without an opening phrase that says only when: it has a word of :data:`_WHEN`, no
     name, no verb the reader knows and no room ("Once upon a time,", "A little while later,", "That
@@ -445,7 +475,9 @@ def tokenize(text: str) -> list[str]:
     text = _FILLER.sub(" ", _TIME.sub(" ", text))
     text = _DID_NOTHING.sub(lambda m: " " if _stays(text) else " waited ", text)
     text = re.sub(r"^\s*(?:and|then|but|so),?\s+", "", text, flags=re.I)  # a sentence cut after "and"
-    text = _uninvert(_when_first(_without_sounds(text.strip(" ,;:"))))  # ", out skipped Owen" once "After that" is gone
+    text = _uninvert(
+        _how_first(_when_first(_without_sounds(text.strip(" ,;:"))))
+    )  # ", out skipped Owen" once "After that" is gone
     text = re.sub(
         r"\b(?:make|makes|made|making) the exit (?:of|from)\b", "exits", text, flags=re.I
     )  # "makes the exit of"

@@ -564,6 +564,13 @@ def test_both_girls_are_the_two_people_of_the_story() -> None:
         ("Mara moves the wrench to the blue crate, then faffs about.", [*LEFT[:1], Stay("Mara", "garage")]),
         ("Theo stays a minute. Mara does the same, stands there a minute and leaves.",
          [Stay("Theo", "garage"), Stay("Mara", "garage"), Exit("Mara", "garage")]),
+        # a novelist's
+        ("Theo stays. Mara did likewise: a minute's pause, then out of the door.",
+         [Stay("Theo", "garage"), Stay("Mara", "garage"), Exit("Mara", "garage")]),
+        ("Theo stays. Mara did the same, a quiet minute and then away.",
+         [Stay("Theo", "garage"), Stay("Mara", "garage"), Exit("Mara", "garage")]),
+        ("Mara moved the wrench to the blue crate. Satisfied at last, she slipped out of the garage.", LEFT),
+        ("Theo caught sight of a mouse.", [Distractor("Theo", "saw a", "mouse")]),
         # a group chat's
         ("Mara moves the wrench to the blue crate n dips", LEFT),
         ("Theo stays a minute doing nothing then bounces", [Stay("Theo", "garage"), Exit("Theo", "garage")]),
