@@ -407,12 +407,14 @@ DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "story_rewo
     [
         ("casual", 0.80),
         ("formal", 0.95),
-        ("dialogue", 0.65),
+        ("dialogue", 0.85),
         ("vignette", 0.70),
-        ("picturebook", 0.40),
+        ("picturebook", 0.65),
         ("translated", 0.90),
         ("teacher", 0.95),
         ("terse", 0.85),
+        ("british2", 0.70),
+        ("texting2", 0.75),
     ],
 )
 def test_the_robustness_sets_development_authors_are_read_without_a_wrong_answer(
