@@ -164,7 +164,7 @@ _CONTRACTIONS = (
     (re.compile(r"\b(?:catch|catches|caught) sight of\b", re.I), "saw"),
     (re.compile(r",?\s*\bdead (?:still|quiet|silent)\b", re.I), ""),
     (re.compile(r"(?:\b(?:is|was)|'s) (?:the )?last,\s*"), " "),  # "Hannah's last, sticks around ..."
-    (re.compile(r"\b([Tt]hen|[Aa]nd) out of the ([a-z_]+(?: [a-z_]+)?)(?=\s*[,.;!]|\s*$)"), r"\1 goes out of the \2"),
+    (re.compile(r"\b(then|and) out of the ([a-z_]+(?: [a-z_]+)?)(?=\s*[,.;!]|\s*$)", re.I), r"\1 goes out of the \2"),
     (re.compile(r",\s*(?:bless(?: (?:him|her|them))?|for the record|for what it's worth)\s*(?=[,.!?]|$)", re.I), ""),
     (re.compile(r"\bout of the ([a-z_ ]+?),? and (?:then )?(into|to) the\b", re.I), r"from the \1 \2 the"),
     (

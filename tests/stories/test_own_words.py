@@ -582,6 +582,10 @@ def test_both_girls_are_the_two_people_of_the_story() -> None:
         ("Theo stays. Mara same thing, a minute of nothing then out of the garage",
          [Stay("Theo", "garage"), Stay("Mara", "garage"), Exit("Mara", "garage")]),
         ("Theo goes into the attic, then into the den", [Enter(("Theo",), "attic"), Enter(("Theo",), "den")]),
+        ("Theo goes into the TV room. Theo stays, then out of the TV room.",
+         [Enter(("Theo",), "TV_room"), Stay("Theo", "TV_room"), Exit("Theo", "TV_room")]),
+        ("Theo goes into the attic. Then out of the attic goes Theo.",
+         [Enter(("Theo",), "attic"), Exit("Theo", "attic")]),
         ("Then the three of them go into the attic, Mara, Theo and Ines.", [Enter(("Mara", "Theo", "Ines"), "attic")]),
         # a bedtime story's
         ("In came little Theo to the attic.", [Enter(("Theo",), "attic")]),
