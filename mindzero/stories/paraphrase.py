@@ -100,8 +100,8 @@ _STATE_WORDS = frozenset("located situated kept stored placed hidden found sitti
 _PREP_IN = ("inside of", "in to", "into", "inside", "onto", "within", "in", "on", "to")
 _TIME = re.compile(
     r"\b(?:(?:for|after|within|in|about|during) )?(?:like |about |around |roughly |approximately )?"
-    r"(?:a|one|1|two|2|three|3|a few|several|some|another|a couple of)(?: \(\d+\))?"
-    r" (?:more |whole |full |entire )?(?:minute|minutes|min|moment|moments|while|second|seconds|bit)"
+    r"(?:a|an|one|1|two|2|three|3|a few|several|some|another|a couple of)(?: \(\d+\))?"
+    r" (?:more |whole |full |entire )?(?:minute|minutes|min|moment|moments|while|second|seconds|bit|hour|hours)"
     r"(?: later| or so| afterwards)?\b|\bat the (?:very )?same (?:moment|time)\b"
     r"|\b(?:at|by|around|about) (?:around |about )?(?:this|that|the same) (?:time|moment|point)\b"
     r"|\bat the end\b|\bafter that\b|\bafter this\b"
@@ -1322,6 +1322,10 @@ def _motion(c: Clause, agents: list[str], verb: str = "go") -> Reading | None:
             return [], tuple(agents)  # "leaves the room and goes (off) for a walk": already out, no event
         return _leave(c, agents[0]) if len(agents) == 1 else _leave_together(c, agents)
     if c.peek() == "to" and _infinitive_with_object(c.peek(1), c.peek(2)):
+        c.i += 2
+        return _gone_to_do(c, agents)
+    if c.peek() == "to" and c.peek(1) in ("a", "an"):  # "heads off to a meeting": no room of the story
+        c.i += 1
         return _gone_to_do(c, agents)
     entering = ("to inside", "up in", "on to", "on into", "through into", "through to", "inside of", "in to")
     if c.accept(*entering, *_ENTERING) is None:
@@ -1344,11 +1348,10 @@ def _infinitive_with_object(word: str, after: str) -> bool:
 
 
 def _gone_to_do(c: Clause, agents: list[str]) -> Reading | None:
-    """ "went to water the garden", "goes to have her bath": off to do something, so out of the room
+    """ "went to water the garden", "goes to have her bath", "heads to a meeting": off, so out of the room
     they were in — or into the room the errand names, if the story has it ("to water the garden" with a
     garden). An errand about the story's own things or people ("went to get the pear") may happen in the
-    room: refused, not guessed."""
-    c.i += 2
+    room: refused, not guessed. ``c`` stands after the errand's verb, or after the "to" of "to a meeting"."""
     c.accept(*_OBJECT_STARTS)
     errand = [w for w in c.t[c.i :] if w != ","]
     if {w.lower() for w in errand} & {o.lower() for o in c.context.objects | c.context.containers} or any(
