@@ -149,6 +149,15 @@ _CONTRACTIONS = (
     (re.compile(r",\s*(?:mate|mind|innit|like)\s*(?=[,.!?]|$)", re.I), ""),
     (re.compile(r",?\s*\bnothing doing\b", re.I), ""),
     (re.compile(r"\boff out\b", re.I), "out"),
+    # another floor is out of the room: "went upstairs", "while he was upstairs", "came back down"
+    (
+        re.compile(
+            r"\b(went|goes|go|ran|runs|run|headed|heads|head|hurried|hurries|dashed|dashes) (?:up|down)stairs\b", re.I
+        ),
+        r"\1 out",
+    ),
+    (re.compile(r"\b(is|was|are|were) (?:up|down)stairs\b", re.I), r"\1 away"),
+    (re.compile(r"\b(came|comes|come) back (?:down|up)(?:stairs)?\b", re.I), r"\1 back"),
     (re.compile(r"\bpull(?:s|ed|ing)? up (?:to|at)\b", re.I), "goes to"),  # "pulls up to the den": arrives
     # "Ava does the same, stays a minute and leaves": what she does is said after the comma
     (re.compile(r"\b(?:(?:does|did|do) (?:exactly |just )?the same|(?<=[a-z] )same(?: thing)?),\s+(?=[a-z])"), ""),

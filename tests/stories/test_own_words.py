@@ -596,6 +596,8 @@ def test_both_girls_are_the_two_people_of_the_story() -> None:
         ("Woof woof, went the dog.", []),
         ("Mara popped the wrench into the blue crate, plop!", [Move("Mara", "wrench", "blue_crate")]),
         ("Theo goes to water the garden.", [Exit("Theo", "garage")]),  # was "entered the water"
+        ("Theo went upstairs. While he was upstairs, Mara moved the wrench to the blue crate. Theo came back down.",
+         [Exit("Theo", "garage"), Move("Mara", "wrench", "blue_crate"), Enter(("Theo",), "garage")]),
         ("Theo heads off to a meeting. Theo returns after an hour.",  # was a room "meeting", then "back where?"
          [Exit("Theo", "garage"), Enter(("Theo",), "garage")]),
         ("Theo went to have his bath. Theo came back.", [Exit("Theo", "garage"), Enter(("Theo",), "garage")]),
