@@ -903,11 +903,14 @@ def _doing_in(c: Clause) -> bool:
     return True
 
 
-def _being_in(c: Clause, agents: list[str], room: str | None) -> Reading | None:
+def _being_in(c: Clause, agents: list[str], room: str | None, moves: bool = True) -> Reading | None:
     """ "Ann and Bob are in the den" once the room is read: entering it, or nothing where they are there
-    already; a person is in a room, never in a container ("And Owen, too." after a thing's place)."""
+    already; a person is in a room, never in a container ("And Owen, too." after a thing's place).
+    With ``moves`` False (a verb that only says what they do there) someone in another room is refused."""
     who, one = tuple(agents), agents[0] if len(agents) == 1 else None
     if room is None or not c.done() or set(agents) <= c.context.agents and not _a_room(room, c.context):
+        return None
+    if not moves and any(c.context.rooms.get(a) not in (None, room) for a in agents):
         return None
     if all(c.context.rooms.get(a) == room for a in agents):
         return [], who  # "while Ann was still there": no event
@@ -979,8 +982,7 @@ def _read_clause(c: Clause) -> Reading | None:
         room = _place(c, room=True)
         return _being_in(c, agents, room) if room not in c.context.objects else None
     if verb is None and _doing_in(c):  # "Mia and Tom play in the nursery" as a story opens: there
-        room = _here(c, agents[0])  # (where it moves someone, as "Theo dances in the attic" would: refused)
-        return None if any(c.context.rooms.get(a) not in (None, room) for a in agents) else _being_in(c, agents, room)
+        return _being_in(c, agents, _here(c, agents[0]), moves=False)  # not "Theo dances in the attic"
     if verb is None:
         return None
     if verb == "be":  # "Ann and Bob are in the den.", "Ann was still there.", "Ann is gone."
@@ -1014,9 +1016,7 @@ def _read_clause(c: Clause) -> Reading | None:
         if room is None or not c.done():
             return None
         if one is None:  # "Mara and Ines remain": where they are, no event; "are sitting in the den": there
-            return (
-                None if any(c.context.rooms.get(a) not in (None, room) for a in agents) else _being_in(c, agents, room)
-            )
+            return _being_in(c, agents, room, moves=False)
         if c.context.rooms.get(one) != room:
             return [f"{one} is in the {room}."], who  # "Lucas is hanging out in the den": he is there now
         return [f"{one} made no movements and stayed in the {room} for 1 minute."], who
@@ -1353,7 +1353,7 @@ _OBJECT_STARTS = frozenset("the a an her his their some my our its".split())
 def _infinitive_with_object(word: str, after: str) -> bool:
     """Whether "to WORD AFTER" is a verb and its object ("went to water the garden", "to have her bath"),
     not a place ("went to the den", "to waiting room")."""
-    return after in _OBJECT_STARTS and word not in _OBJECT_STARTS and word in _lemmas(word).get("VERB", ())
+    return after in _OBJECT_STARTS and word not in _OBJECT_STARTS and _base_verb(word)
 
 
 def _gone_to_do(c: Clause, agents: list[str]) -> Reading | None:
