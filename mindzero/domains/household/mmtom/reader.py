@@ -28,6 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from mindzero.core.errors import UserError
+from mindzero.domains.household.mmtom.dictation import punctuate_run_ons
 from mindzero.domains.household.mmtom.lexicon import (
     NEGATING,
     Mention,
@@ -1023,6 +1024,8 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
     describe the apartment as it was at the start. ``strict``: an unread sentence is an error."""
     text, respelled = _respell(check_text(text))
     _check_english(text)
+    text, dictated = punctuate_run_ons(text)
+    respelled += dictated
     spans, embedded, person, acts_from = _layout(text)
     context = _context(" ".join([text, *questions]))
     story = text[: len(text) - len(embedded)]

@@ -1,0 +1,132 @@
+"""Sentence breaks for stories told without punctuation: dictated to a phone ("okay so the
+kitchen has a fridge and two cabinets the first cabinet has an apple um mary is in the bedroom she
+walks to the kitchen so which is more likely option a ... option b ..."), or typed as one run-on.
+
+The reader reads sentence by sentence: which room a description sentence is about, whether a
+sentence tells an action, where the question starts. A run-on gives it one sentence for all of
+that. :func:`punctuate_run_ons` cuts such a stretch where a speaker starts something new, and
+only there:
+
+- a room's description ("in the living room there's ...", "the bedroom has ...");
+- the person starting to act ("mary is in the ...", "then she walks to ...");
+- a discourse marker ("okay so", "alright so", "anyway");
+- the question: spoken labels "option a" / "option b" become "(a)" / "(b)", and a "Question:"
+  heading goes where the question starts ("so which is more likely", "if mary has been ...").
+
+Hesitations ("um", "uh") are dropped. Punctuated text is left exactly as it is; what was changed
+is noted for :attr:`Reading.unread` (part ``dictation``: it blocks nothing)."""
+
+from __future__ import annotations
+
+import re
+
+from mindzero.domains.household.mmtom.lexicon import lemma, lexicon
+
+#: Words in a row without ".", "!" or "?" that make a stretch a run-on (MMToM sentences: 10–35).
+RUN_ON_WORDS = 40
+#: A word between "the" and its place that is not a preposition or article ("the top kitchen").
+PLAIN = r"(?!(?:in|on|inside|under|a|an|of|with|there|has|have|had|is|are|was|were)\b)[a-z-]+ "
+#: Verbs of a description's subject ("the kitchen has ...").
+HAS = r"(?:has|have|had|contains|holds|houses|stores|keeps|features|'s got|got)\b"
+HESITATION = re.compile(r"\s*\b(?:um+|uh+|erm+|er|hmm+|uhm)\b,?", re.I)
+MARKERS = r"(?:okay|ok|alright|all right|right) so|so anyway|anyway|and so yeah|so yeah|oh and"
+#: Words that tie a room to what comes before it ("she is in the kitchen", "the cabinet in the
+#: kitchen"): a room after one of them is not where a new description starts.
+TIED = r"(?<!\bis )(?<!\bs )(?<!\bwas )(?<!\bof )(?<!\bto )(?<!\binto )(?<!\bfrom )(?<!\btowards )(?<!\btoward )"
+#: Words that may go before an acting person and begin their sentence ("and then she walks").
+LEADS = r"(?:and |so )?(?:(?:then|next|after that|finally|now) )?"
+#: Where a spoken question starts, searched back from its first option.
+QUESTION_START = re.compile(
+    r"\b(?:so )?(?:if|suppose|assuming|given that|say|which|what|is it|does|do you think|would you say|question)\b",
+    re.I,
+)
+PREMISE_START = re.compile(r"\b(?:so )?(?:if|suppose|assuming|given that)\b", re.I)
+SPOKEN_LABEL = re.compile(r"\b(?:option|choice)\s+([a-e])\b", re.I)
+
+
+def _alternatives(words) -> str:
+    """A regex alternation of ``words``, longest first ("living room" before "room")."""
+    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+
+
+def _acting_verbs() -> str:
+    verbs = set(lexicon().verbs["walk"]) | {"is", "was", "'s", "starts", "begins", "stands", "sits", "opens"}
+    forms = {v for v in verbs if " " not in v} | {v + "s" for v in lexicon().verbs["walk"] if " " not in v}
+    forms |= {"goes", "heads", "approaches", "walks", "moves", "proceeds", "returns", "enters", "leaves"}
+    return _alternatives(forms)
+
+
+def _run_on(text: str) -> bool:
+    """Whether some stretch of ``text`` has :data:`RUN_ON_WORDS` words without an end mark."""
+    return any(len(part.split()) >= RUN_ON_WORDS for part in re.split(r"[.!?]+(?:\s|$)", text))
+
+
+def _names(text: str) -> set[str]:
+    """Words that may name the person: not known to the lexicon, and just before a verb of being
+    or walking ("mary is in", "tom walks")."""
+    acting = re.compile(rf"\b([a-z][a-z'-]+) (?:{_acting_verbs()})\b", re.I)
+    known = lexicon().known
+    stop = {"she", "he", "they", "it", "that", "there", "which", "who", "what", "this", "one", "and", "then"}
+    return {m[1].lower() for m in acting.finditer(text) if lemma(m[1].lower()) not in known and m[1].lower() not in stop}
+
+
+def _break(text: str, at: int) -> str:
+    """``text`` with a sentence end before offset ``at`` (none if one is already there)."""
+    before = text[:at].rstrip()
+    if not before or before[-1] in ".!?:;":
+        return text
+    return f"{before}. {text[at:].lstrip()}"
+
+
+def _question(text: str) -> tuple[str, str | None]:
+    """(the story, the question with its spoken option labels written "(a)", "(b)") of a line
+    whose speaker says both "option a" and "option b"; else (the line, None)."""
+    labels = {m[1].lower() for m in SPOKEN_LABEL.finditer(text)}
+    if not {"a", "b"} <= labels or re.search(r"\bquestion\s*:", text, re.I):
+        return text, None
+    text = SPOKEN_LABEL.sub(lambda m: f"({m[1].lower()})", text)
+    first = text.index("(a)")
+    starts = [m.start() for m in QUESTION_START.finditer(text, 0, first)]
+    at = starts[-1] if starts else first
+    premise = [m.start() for m in PREMISE_START.finditer(text, max(0, at - 200), at)]
+    at = premise[-1] if premise else at
+    return text[:at], text[at:]
+
+
+def punctuate_run_ons(text: str) -> tuple[str, list[dict]]:
+    """(the text with sentence breaks added to its run-on lines, a note per changed line)."""
+    if not _run_on(text):
+        return text, []
+    rooms, acting, names = _alternatives(lexicon().rooms), _acting_verbs(), _names(text)
+    furniture = _alternatives([*lexicon().furniture, "one"])
+    people = _alternatives(names | {"she", "he"})
+    cues = [
+        re.compile(rf"\b(?:{MARKERS})\b", re.I),
+        re.compile(rf"{TIED}(?<!\bin )(?<!\binside )\b(?:and )?(?:then )?(?:the )?(?:{rooms})(?: (?:just |also |only )?{HAS}|'s got\b)", re.I),
+        re.compile(rf"{TIED}(?<!\bin )(?<!\bon )(?<!\binside )\b(?:and )?the (?:{PLAIN}){{0,9}}?(?:{furniture})s?(?: from (?:the )?(?:left|right)(?: to right)?)?"
+                   rf"(?: (?:each |both |all |just |also |only )?{HAS}| is\b| are\b|'s (?:got|empty|full)\b)", re.I),  # fmt: skip
+        re.compile(rf"\b{LEADS}(?:{people}) (?:(?:then|first|now|just) )?(?:{acting})\b", re.I),
+    ]
+    # "in the kitchen there's ...", "on one of the tables there's ...": the place opens the sentence
+    placed = re.compile(rf"{TIED}\b(?:and )?(?:then )?(?:over )?(?:in|on|inside|under) (?:one of )?the (?:(?!the\b){PLAIN}){{0,3}}?"
+                        rf"(?:{rooms}|{furniture})s? (?:there|we|you|i|it)\b", re.I)  # fmt: skip
+    there = re.compile(r"\b(?:and )?there(?:'s| is| are)\b", re.I)
+    out, notes = [], []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not _run_on(line):
+            out.append(line)
+            continue
+        new = HESITATION.sub("", line).strip()
+        story, question = _question(new)
+        spans = [m.span() for m in placed.finditer(story)]
+        cuts = {m.start() for cue in cues for m in cue.finditer(story)} | {start for start, _ in spans}
+        cuts |= {m.start() for m in there.finditer(story) if not any(a <= m.start() < b for a, b in spans)}
+        cuts = sorted(cuts, reverse=True)
+        for at in cuts:
+            story = _break(story, at)
+        out.append(story if question is None else f"{_break(story, len(story))} Question: {question}")
+        why = f"read as dictated: {len(cuts)} sentence breaks added"
+        why += "" if question is None else ", the question from " + repr(question[:30])
+        notes.append({"line": number, "part": "dictation", "text": line[:80], "unknown": [], "why": why,
+                      "names": [], "acts": False})  # fmt: skip
+    return "\n".join(out), notes
