@@ -19,6 +19,7 @@ is noted for :attr:`Reading.unread` (part ``dictation``: it blocks nothing)."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from mindzero.domains.household.mmtom.lexicon import lemma, lexicon
 
@@ -29,7 +30,10 @@ PLAIN = r"(?!(?:in|on|inside|under|a|an|of|with|there|has|have|had|is|are|was|we
 #: Verbs of a description's subject ("the kitchen has ...").
 HAS = r"(?:has|have|had|contains|holds|houses|stores|keeps|features|'s got|got)\b"
 HESITATION = re.compile(r"\s*\b(?:um+|uh+|erm+|er|hmm+|uhm)\b,?", re.I)
-MARKERS = r"(?:okay|ok|alright|all right|right) so|so anyway|anyway|and so yeah|so yeah|oh and"
+#: Discourse markers that start something new ("okay so mary is ...").
+MARKER = re.compile(r"\b(?:(?:okay|ok|alright|all right|right) so|so anyway|anyway|and so yeah|so yeah|oh and)\b", re.I)
+#: "from the left" after a place ("the fourth cabinet from the left has ...").
+FROM_SIDE = r"(?: from (?:the )?(?:left|right)(?: to right)?)?"
 #: Words that tie a room to what comes before it ("she is in the kitchen", "the cabinet in the
 #: kitchen"): a room after one of them is not where a new description starts.
 TIED = r"(?<!\bis )(?<!\bs )(?<!\bwas )(?<!\bof )(?<!\bto )(?<!\binto )(?<!\bfrom )(?<!\btowards )(?<!\btoward )"
@@ -67,7 +71,8 @@ def _names(text: str) -> set[str]:
     acting = re.compile(rf"\b([a-z][a-z'-]+) (?:{_acting_verbs()})\b", re.I)
     known = lexicon().known
     stop = {"she", "he", "they", "it", "that", "there", "which", "who", "what", "this", "one", "and", "then"}
-    return {m[1].lower() for m in acting.finditer(text) if lemma(m[1].lower()) not in known and m[1].lower() not in stop}
+    words = {m[1].lower() for m in acting.finditer(text)}
+    return {w for w in words if lemma(w) not in known and w not in stop}
 
 
 def _break(text: str, at: int) -> str:
@@ -93,35 +98,49 @@ def _question(text: str) -> tuple[str, str | None]:
     return text[:at], text[at:]
 
 
+@cache
+def _openers() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
+    """Regexes of what opens a description sentence: (a room or a place as subject: "the kitchen
+    has ...", "the third and fourth cabinets are empty"; a place first: "in the kitchen there's
+    ...", "on one of the tables there's ..."; "there's ...")."""
+    rooms, furniture = _alternatives(lexicon().rooms), _alternatives([*lexicon().furniture, "one"])
+    subject = re.compile(
+        rf"{TIED}(?<!\bin )(?<!\bon )(?<!\binside )\b(?:and )?(?:then )?(?:"
+        rf"(?:the )?(?:{rooms})(?: (?:just |also |only )?{HAS}|'s got\b)"
+        rf"|the (?:{PLAIN}){{0,9}}?(?:{furniture})s?{FROM_SIDE}"
+        rf"(?: (?:each |both |all |just |also |only )?{HAS}| is\b| are\b|'s (?:got|empty|full)\b))",
+        re.I,
+    )
+    placed = re.compile(
+        rf"{TIED}\b(?:and )?(?:then )?(?:over )?(?:in|on|inside|under) (?:one of )?the (?:(?!the\b){PLAIN}){{0,3}}?"
+        rf"(?:{rooms}|{furniture})s? (?:there|we|you|i|it)\b",
+        re.I,
+    )
+    return subject, placed, re.compile(r"\b(?:and )?there(?:'s| is| are)\b", re.I)
+
+
+def _cuts(story: str, person: re.Pattern) -> list[int]:
+    """Offsets in ``story`` where a new sentence starts, last first."""
+    subject, placed, there = _openers()
+    spans = [m.span() for m in placed.finditer(story)]
+    cuts = {m.start() for cue in (MARKER, subject, person) for m in cue.finditer(story)} | {a for a, _ in spans}
+    cuts |= {m.start() for m in there.finditer(story) if not any(a <= m.start() < b for a, b in spans)}
+    return sorted(cuts, reverse=True)
+
+
 def punctuate_run_ons(text: str) -> tuple[str, list[dict]]:
     """(the text with sentence breaks added to its run-on lines, a note per changed line)."""
     if not _run_on(text):
         return text, []
-    rooms, acting, names = _alternatives(lexicon().rooms), _acting_verbs(), _names(text)
-    furniture = _alternatives([*lexicon().furniture, "one"])
-    people = _alternatives(names | {"she", "he"})
-    cues = [
-        re.compile(rf"\b(?:{MARKERS})\b", re.I),
-        re.compile(rf"{TIED}(?<!\bin )(?<!\binside )\b(?:and )?(?:then )?(?:the )?(?:{rooms})(?: (?:just |also |only )?{HAS}|'s got\b)", re.I),
-        re.compile(rf"{TIED}(?<!\bin )(?<!\bon )(?<!\binside )\b(?:and )?the (?:{PLAIN}){{0,9}}?(?:{furniture})s?(?: from (?:the )?(?:left|right)(?: to right)?)?"
-                   rf"(?: (?:each |both |all |just |also |only )?{HAS}| is\b| are\b|'s (?:got|empty|full)\b)", re.I),  # fmt: skip
-        re.compile(rf"\b{LEADS}(?:{people}) (?:(?:then|first|now|just) )?(?:{acting})\b", re.I),
-    ]
-    # "in the kitchen there's ...", "on one of the tables there's ...": the place opens the sentence
-    placed = re.compile(rf"{TIED}\b(?:and )?(?:then )?(?:over )?(?:in|on|inside|under) (?:one of )?the (?:(?!the\b){PLAIN}){{0,3}}?"
-                        rf"(?:{rooms}|{furniture})s? (?:there|we|you|i|it)\b", re.I)  # fmt: skip
-    there = re.compile(r"\b(?:and )?there(?:'s| is| are)\b", re.I)
+    people = _alternatives(_names(text) | {"she", "he"})
+    person = re.compile(rf"\b{LEADS}(?:{people}) (?:(?:then|first|now|just) )?(?:{_acting_verbs()})\b", re.I)
     out, notes = [], []
     for number, line in enumerate(text.split("\n"), start=1):
         if not _run_on(line):
             out.append(line)
             continue
-        new = HESITATION.sub("", line).strip()
-        story, question = _question(new)
-        spans = [m.span() for m in placed.finditer(story)]
-        cuts = {m.start() for cue in cues for m in cue.finditer(story)} | {start for start, _ in spans}
-        cuts |= {m.start() for m in there.finditer(story) if not any(a <= m.start() < b for a, b in spans)}
-        cuts = sorted(cuts, reverse=True)
+        story, question = _question(HESITATION.sub("", line).strip())
+        cuts = _cuts(story, person)
         for at in cuts:
             story = _break(story, at)
         out.append(story if question is None else f"{_break(story, len(story))} Question: {question}")
