@@ -297,7 +297,14 @@ def _back_references(doc, found: list[Mention]) -> list[Mention]:
 
 def _furniture(doc, start: int, end: int, kind: str) -> Mention:
     """A furniture mention with its count ("four cabinets"), ordinals before it ("the first and third
-    cabinets") or a number after it ("cabinet 3", "cabinet number 3", "the cabinet third from the left")."""
+    cabinets") or a number after it ("cabinet 3", "cabinet number 3", "the cabinet third from the left");
+    a count written "cabinet x4" is "four cabinets"."""
+    times = TIMES_AFTER.fullmatch(doc[end].text) if end < len(doc) else None
+    if times and kind == "cabinet":
+        return Mention("places", start, end + 1, name=kind, count=int(times[1]), places=[(kind, None, False)],
+                       numbered=True)  # fmt: skip
+    if times:  # "kitchen table x2"
+        return Mention("places", start, end + 1, name=kind, places=[(kind, None, False)])
     if kind != "cabinet":
         if start >= 1 and _count(doc[start - 1]) is not None:
             start -= 1

@@ -41,6 +41,7 @@ from mindzero.domains.household.mmtom.lexicon import (
     unknown,
     unknown_words,
 )
+from mindzero.domains.household.mmtom.shorthand import expand_shorthand
 
 #: Furniture kinds that hide their contents until opened (Watch-And-Help); the rest are surfaces.
 CONTAINER_KINDS = lexicon().containers
@@ -65,15 +66,18 @@ POLARITY_WORDS = frozenset({"doubt", "unaware", "miss", "lack", "absent", "elsew
                             "mistaken", "wrong", "forget", "unsure", "uncertain", "unlikely", "but", "other"})
 #: Where each part of a story starts ("Actions taken by Mary:", "Question:") when it is labelled.
 ACTIONS_HEAD = re.compile(r"actions taken by\s+([A-Za-z][\w'-]*)\s*:", re.IGNORECASE)
-QUESTION_HEAD = re.compile(r"(?:\bquestion|^\s*q)\s*(?::|-|–)", re.IGNORECASE | re.MULTILINE)
+QUESTION_HEAD = re.compile(
+    r"(?:\bquestion|^\s*q)\s*(?::|-|–)|^[ \t]*(?:[IVX]+\.|\d+\.|part [IVX\d]+\.?)?[ \t]*question[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
 DESCRIPTION_HEAD = re.compile(r"^\s*what'?s inside the apartment\s*:", re.IGNORECASE)
 #: An option label: "(a)", "a)", "A.", "b:" — preceded by a start, a space or a bracket.
 OPTION_LABEL = re.compile(r"(?:(?<=\s)|^)\(?([a-eA-E])(?:\)|[.:](?=\s))")
 #: Sentences that begin a question's premise ("Suppose she wants a plate.").
 PREMISE_WORDS = frozenset({"if", "suppose", "assume", "assuming", "given", "say", "imagine", "presume", "let"})
 PRONOUNS = frozenset({"she", "he", "they"})
-#: Words that refer to the person: a sentence with one tells what they do.
-PERSONAL = frozenset({"she", "he", "him", "herself", "himself"})
+#: Words that refer to the person ("she", an exam's "the subject"): a sentence with one tells what they do.
+PERSONAL = frozenset({"she", "he", "him", "herself", "himself", "subject", "individual", "protagonist"})
 #: People other than the one the story follows: a sentence naming one may tell their action, not the person's.
 OTHER_PEOPLE = frozenset(
     "sister brother mother father mom mum dad friend roommate flatmate housemate wife husband son daughter "
@@ -100,6 +104,9 @@ GOAL_PHRASE = re.compile(
     r"(?:thinks|believes) (?:that )?there(?: is|'s) no|(?:does not|doesn't) (?:think|believe))\b",
     re.I,
 )
+#: Words of a sentence that asks, even without "?" ("Determine which one of the following statements
+#: is more likely to be true.").
+ASKING = re.compile(r"\b(?:more|most) (?:likely|probable|plausible)\b|\bwhich (?:one )?of the following\b", re.I)
 #: Words of a line that only says how to answer ("Just answer a or b.").
 ANSWER_WORDS = frozenset("answer answers respond reply please with either a b or just only letter the one".split())
 #: Words of a question about what the person wants ("What is she trying to get?").
@@ -257,15 +264,25 @@ class _Sentence:
         }
 
 
+#: The start of a line that is an item of its own, never the wrapped rest of the line before:
+#: a bullet ("- ", "* ", "1. "), a label ("kitchen: ...", "cabinet 2 -- ...") or a heading of at
+#: most three words ("living room").
+ITEM_START = re.compile(
+    r"(?:[-*•+]\s|\d+[.)]\s|[a-z][\w ]{0,30}?(?::|\s(?:--?|[–—>])\s)|[a-z]+(?: [a-z]+){0,2}[ \t]*(?:\n|$))"
+)
+
+
 def _segments(text: str, cut: int) -> list[tuple[int, str]]:
     """(offset, text) of the lines a story is made of: a line break ends a sentence unless the next
-    line continues it (starts in lower case after a line without end punctuation: wrapped prose);
+    line continues it (starts in lower case after a line without end punctuation, and is no
+    :data:`ITEM_START`: wrapped prose);
     offset ``cut`` (where a heading stood) always ends one."""
     out, start = [], 0
     for m in re.finditer(r"\n", text):
         before, after = text[start : m.start()].rstrip(), text[m.end() :].lstrip(" \t")
         heading = m.end() <= cut <= m.end() + len(text[m.end() :]) - len(after)
         continues = before and before[-1] not in ".!?:;" and after[:1].islower() and not heading
+        continues = continues and not ITEM_START.match(after)
         if not continues:
             out.append((start, text[start : m.start()]))
             start = m.end()
@@ -293,7 +310,7 @@ def _question_like(sent) -> bool:
     words = [t.lower_ for t in sent if t.is_alpha]
     if "?" in sent.text or OPTION_LABEL.search(sent.text) or (words and words[0] in PREMISE_WORDS):
         return True
-    if words and set(words) <= ANSWER_WORDS:
+    if words and set(words) <= ANSWER_WORDS or ASKING.search(sent.text):
         return True
     # a premise names no action: "Not finding what he wants, he closes it and turns to the fridge." acts
     premise = GOAL_PHRASE.search(sent.text) or any(t.lower_ in BELIEF_VERBS for t in sent)
@@ -340,6 +357,8 @@ def _is_action(sent: _Sentence, names: set[str]) -> bool:
     walks = any(t.lemma_ in WALKS and i not in furniture_ends | gone for i, t in words)
     if walks or any(m.kind in ("open", "close", "about") for m in sent.found):
         return True
+    if any(t.lemma_ in ("start", "begin") for _, t in words) and any(m.kind == "room" for m in sent.found):
+        return True  # "- starts in the bathroom" (a trace's line, no name)
     if _room_list(sent):
         return False  # "His flat has a bedroom, a kitchen and a bathroom."
     # the person as subject, not as owner ("Anna's kitchen has ...")
@@ -499,6 +518,7 @@ def _assign(
         cuts = [i for i in range(lo, hi) if toks[i].text == "," and not any(m.start <= i < m.end for m in clause)]
         owner: list[str] = []
         orphans: list[Mention] = []
+        objects_led = False  # whether the last piece with a place named its objects before it
         for a, b in zip([lo, *cuts], [*cuts, hi]):
             found = [m for m in clause if a <= m.start < b]
             # "one in the bedroom with a book, one in the living room with ...": each piece in its room
@@ -511,13 +531,16 @@ def _assign(
                 closing = any(t.text == ")" for t in toks[a:b])  # "a fridge (no milk, but a salmon), ..."
                 if not owner and a == lo and (heading or closing) and tail:
                     owner = tail  # "1: a bowl, a plate, 2: ...": the place just before the colon or bracket
-                if not owner:
+                if not owner or objects_led:
+                    # "two books on the sofa, and a plate and a cup on the table": objects that led
+                    # the piece before lead this one too, so they wait for the place after them
                     orphans += found
                     continue
                 given = _give(owner[-1:] if relative else owner, found, words, tied=False)
                 given = None if given is None else ([], given)
             else:
                 given = _runs(room, found, words, toks, orphans)
+                objects_led = found[0].kind == "obj" and not relative
                 orphans = []
             if given is None:
                 return None
@@ -527,6 +550,9 @@ def _assign(
             # the next pieces' objects go where the last of these went ("which contains a plate, a cup, ...")
             last = [p for p, o in new_pairs if o is new_pairs[-1][1]] if new_pairs else []
             owner = last or [place_id(room, *ki) for ki in new_places] or owner
+        if orphans and objects_led and (given := _give(owner, orphans, words, tied=False)) is not None:
+            pairs += given  # no place after them: "a book on the desk, and a plate" (on the desk)
+            orphans = []
         if orphans:
             # "... also stored there", "it holds ...", or "Fridge: an apple" — after a colon or dash
             # only when this sentence named the place before it (never a place of an earlier line)
@@ -1022,10 +1048,11 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
     question); ``questions`` asked about it lend their names of the person. Sentences that name the
     person or a verb of walking, opening or closing are actions, in the order told; the others
     describe the apartment as it was at the start. ``strict``: an unread sentence is an error."""
-    text, respelled = _respell(check_text(text))
+    text, expanded = expand_shorthand(check_text(text))
+    text, respelled = _respell(text)
     _check_english(text)
     text, dictated = punctuate_run_ons(text)
-    respelled += dictated
+    respelled += expanded + dictated
     spans, embedded, person, acts_from = _layout(text)
     context = _context(" ".join([text, *questions]))
     story = text[: len(text) - len(embedded)]
