@@ -531,3 +531,14 @@ def test_an_ambiguous_word_alone_still_blocks_the_questions_it_may_be_about() ->
     r = read_question(home + "There is a glass too.\n" + WALK + "Is Sam looking for (a) a wineglass or (b) a bowl?")
     assert [u["text"] for u in r.blockers()] == ["There is a glass too."]
     assert r.blockers()[0]["names"] == ["waterglass", "wineglass"]
+
+
+def test_for_each_cabinet_opens_every_place_the_sentence_before_visited() -> None:
+    # "For each cabinet, he opens it": no cabinet of its own (it was read as the bathroom's)
+    story = (
+        HOME + "Sam is in the bathroom. He goes to the kitchen, where he approaches the second, fourth and first "
+        "cupboards in turn. For each cabinet, he opens it and then closes it before moving on. Finally, he walks "
+        "towards the microwave.\n"
+    )
+    visits = state(story)["story"]["visits"]
+    assert visits == [*(f"kitchen/kitchencabinet/{i} (opened)" for i in (2, 4, 1)), "kitchen/microwave"]

@@ -707,9 +707,11 @@ def read_story(sentences: list[_Sentence], scene: Scene, person: str, names: set
         raise UserError("no sentence says what the person does (name them: 'Maria is in the kitchen. She ...')")
     story = Story(person, "")
     room, unread = None, []
+    earlier: list[int] = []  # the places the sentence before visited (indices in story.visits)
     for sent in sentences:
         _skip_asides(sent, names, unread)
         _skip_passed(sent, unread)
+        each = _for_each(sent)
         others = [t.text for t in sent.tokens if t.lower_ in OTHER_PEOPLE]
         if others and not any(t.lower_ in names | PERSONAL for t in sent.tokens):
             unread.append(sent.unread(others, "names someone else: whose action is it?"))
@@ -717,7 +719,7 @@ def read_story(sentences: list[_Sentence], scene: Scene, person: str, names: set
         if unknown := unknown_words(sent.tokens, sent.found, names):
             unread.append(sent.unread(unknown))
             continue
-        trial, why = _visits(sent, scene, story, room)
+        trial, why = _visits(sent, scene, story, room, earlier if each else None)
         if why == NO_START and (first := _first_room(sent, scene, room)):
             # "Sam walks into the kitchen." with no start given: start where the story first puts them
             story.start = first
@@ -728,6 +730,7 @@ def read_story(sentences: list[_Sentence], scene: Scene, person: str, names: set
         if why:
             unread.append(sent.unread([], why))
             continue
+        earlier = [j for j in range(len(story.visits), len(trial[0])) if trial[0][j].place]
         story.visits, story.start, room = trial
     if not story.start:
         first = next((u for u in unread if u["part"] == "actions" and u["acts"]), None)
@@ -736,14 +739,34 @@ def read_story(sentences: list[_Sentence], scene: Scene, person: str, names: set
     return story, unread
 
 
-def _visits(sent: _Sentence, scene: Scene, story: Story, room: str | None) -> tuple[tuple, str]:
-    """((visits, start, room) after the sentence, "") or (None, why the sentence cannot be read)."""
+#: "For each cabinet, he opens it ...": what follows is done at every place the sentence before visited.
+FOR_EACH = re.compile(r"^\s*for (?:each|every)(?: one)?(?: of (?:them|these|those|the \w+)| \w+)?\s*,", re.I)
+
+
+def _for_each(sent: _Sentence) -> bool:
+    """Whether the sentence opens with :data:`FOR_EACH`; its words then become a read phrase (the
+    "cabinet" in "For each cabinet," names no place of its own)."""
+    m = FOR_EACH.match(sent.tokens.text)
+    if m is None:
+        return False
+    end = next(i for i, t in enumerate(sent.tokens) if t.idx - sent.tokens.start_char >= m.end() - 1) + 1
+    sent.found[:] = [f for f in sent.found if f.start >= end]
+    sent.found.append(Mention("filler", 0, end))
+    return True
+
+
+def _visits(
+    sent: _Sentence, scene: Scene, story: Story, room: str | None, each: list[int] | None = None
+) -> tuple[tuple, str]:
+    """((visits, start, room) after the sentence, "") or (None, why the sentence cannot be read).
+    ``each``: visits "opens it" refers to (a sentence that opens "For each cabinet, ...")."""
     trial, start, cur = list(story.visits), story.start, room
     found = [m for m in sent.found if m.kind != "filler"]
     toks = sent.tokens
     opening = repeating = False  # a pending "opens ..." / "does the same with ..." over the next places
     # indices in trial of the last place mention's visits ("opens it" refers to them)
     group: list[int] = [len(trial) - 1] if trial and trial[-1].place else []
+    group = list(each) if each else group
     left = next((m for m in found if m.kind == "room" and _came_from(toks, m)), None)
     if not start and left is not None:  # "comes into the kitchen from the bedroom": starts in the bedroom
         start = cur = left.name
