@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 DATA = Path(__file__).parent / "data" / "mmtom_robust"
+DEV6_STYLES = ("dictation", "terse_engineer", "exam_question", "caregiver_note", "smart_home_log", "novelist")
 
 
 def load_time() -> float:
@@ -86,8 +87,9 @@ def main() -> None:
             "answer-changing (b)": DATA / "answer_changing.jsonl", "held-out free": DATA / "heldout_free.jsonl",
             "held-out 2": DATA / "heldout2.jsonl", "held-out 3": DATA / "heldout3.jsonl",
             "held-out 4": DATA / "heldout4.jsonl", "held-out 5": DATA / "heldout5.jsonl",
-            "held-out 6": DATA / "heldout6.jsonl", "dev 6 dictation": DATA / "dev6_dictation.jsonl",
-            "dev 6 engineer": DATA / "dev6_terse_engineer.jsonl", "dev 6 exam": DATA / "dev6_exam_question.jsonl"}
+            "held-out 6": DATA / "heldout6.jsonl"}
+    # development twins of held-out 6: the same users' briefs, other source questions (DEV6.md)
+    sets |= {f"dev 6 {style}": DATA / f"dev6_{style}.jsonl" for style in DEV6_STYLES}
     rows = {name: [json.loads(line) for line in path.read_text().splitlines()] for name, path in sets.items()}
     print(f"parser load: {load_time():.2f} s")
     times = read_times([r["question"] for r in rows["MMToM-QA original"]])

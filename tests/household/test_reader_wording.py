@@ -542,3 +542,45 @@ def test_for_each_cabinet_opens_every_place_the_sentence_before_visited() -> Non
     )
     visits = state(story)["story"]["visits"]
     assert visits == [*(f"kitchen/kitchencabinet/{i} (opened)" for i in (2, 4, 1)), "kitchen/microwave"]
+
+
+@pytest.mark.parametrize(
+    ("actions", "visits"),
+    [
+        # "continues his pattern with X and Y, as well as Z": X, Y and Z opened like the last one
+        ("He opens the first cupboard and closes it. He continues his pattern with the second and third cupboards.",
+         [f"kitchen/kitchencabinet/{i} (opened)" for i in (1, 2, 3)]),  # fmt: skip
+        # "opening and closing both": both places of the sentence
+        ("He walks towards the fridge and the microwave, opening and closing both.",
+         ["kitchen/fridge (opened)", "kitchen/microwave (opened)"]),  # fmt: skip
+        # "in no particular hurry" denies nothing the story tells
+        ("Then, in no particular hurry, he walked towards the microwave.", ["kitchen/microwave"]),
+        # a novelist's "treated the same": opened and closed like the place before
+        ("He opened the fridge and shut it. The microwave he treated the same.",
+         ["kitchen/fridge (opened)", "kitchen/microwave (opened)"]),  # fmt: skip
+    ],
+)
+def test_how_people_say_a_place_is_opened_like_the_last(actions: str, visits: list[str]) -> None:
+    assert state(HOME + "Sam is in the kitchen. " + actions + "\n")["story"]["visits"] == visits
+
+
+def test_two_places_sharing_a_verb_each_get_the_objects_and_a_noun_visit_is_no_walk() -> None:
+    story = (
+        "FYI for your visit to Sam's: there's a kitchen, a bedroom and a bathroom. The kitchen has a fridge, a stove "
+        "and a microwave. The microwave and the stove have a salmon each. The fridge holds an apple.\n"
+        "Sam was in the bedroom. He went to the kitchen and walked towards the stove.\n"
+    )
+    s = state(story)
+    assert s["scene"]["places"]["kitchen/microwave"] == s["scene"]["places"]["kitchen/stove"] == {"salmon": 1}
+    assert s["story"]["start"] == "bedroom"  # "your visit" walks nowhere
+    assert s["story"]["visits"] == ["kitchen/stove"]
+
+
+def test_a_room_list_with_a_walk_word_in_passing_is_a_description() -> None:
+    # "when you come over there's a ...": the rooms are listed, nobody walks through them
+    story = (
+        "Just so you know, when you come over there's a bedroom, a bathroom, a living room and a kitchen. The kitchen "
+        "has a fridge with an apple and a microwave with a cupcake.\nSam was in the kitchen. He went to the fridge.\n"
+    )
+    s = state(story)
+    assert s["story"] == {"person": "Sam", "start": "kitchen", "visits": ["kitchen/fridge"]}

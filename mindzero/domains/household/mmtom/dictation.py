@@ -61,8 +61,10 @@ def _acting_verbs() -> str:
 
 
 def _run_on(text: str) -> bool:
-    """Whether some stretch of ``text`` has :data:`RUN_ON_WORDS` words without an end mark."""
-    return any(len(part.split()) >= RUN_ON_WORDS for part in re.split(r"[.!?]+(?:\s|$)", text))
+    """Whether some stretch of ``text`` has :data:`RUN_ON_WORDS` words without an end mark (".",
+    "!", "?", ";", ":") and few commas (a writer's long sentence has one every few words)."""
+    parts = (part.split() for part in re.split(r"[.!?;:]+(?:\s|$)", text))
+    return any(len(words) >= RUN_ON_WORDS and sum(w.endswith(",") for w in words) < len(words) / 15 for words in parts)
 
 
 def _names(text: str) -> set[str]:

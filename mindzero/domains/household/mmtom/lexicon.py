@@ -155,7 +155,7 @@ def pipeline():
             entries.setdefault(f"{kind}|{value}", []).append(phrase)
     for phrase in lex.ambiguous:
         entries[f"amb|{phrase}"] = [phrase]
-    for kind in ("open", "close", "about_to_open", "repeat", "from_right", "from_left"):
+    for kind in ("open", "close", "about_to_open", "repeat", "from_right", "from_left", "idle"):
         entries[f"{kind}|"] = lex.verbs[kind]
     for label, phrases in entries.items():
         matcher.add(label, [nlp(p) for p in phrases])
@@ -256,13 +256,13 @@ def mentions(sent, context: frozenset[str] = frozenset()) -> list[Mention]:
             elif end + 1 < len(doc) and doc[end].lower_ in ("x", "×") and doc[end + 1].text.isdigit():
                 end, count = end + 2, int(doc[end + 1].text)  # "apples x 2"
             elif end + 2 < len(doc) and doc[end].text == "(" and doc[end + 2].text == ")" and (
-                times := TIMES_AFTER.fullmatch(doc[end + 1].text)
+                times := TIMES_AFTER.fullmatch(doc[end + 1].text) or re.fullmatch(r"(\d+)", doc[end + 1].text)
             ):
-                end, count = end + 3, int(times[1])  # "apples (x2)"
+                end, count = end + 3, int(times[1])  # "apples (x2)", "apples (2)"
             name = classes[0] if len(classes) == 1 else ""
             out.append(Mention("obj", start, end, name=name, count=count, candidates=lex.ambiguous.get(value, ())))
         else:
-            kinds = {"about_to_open": "about", "from_right": "right", "from_left": "filler"}
+            kinds = {"about_to_open": "about", "from_right": "right", "from_left": "filler", "idle": "filler"}
             out.append(Mention(kinds.get(kind, kind), s.start, s.end))
     out += _bare_ordinals(doc, out)
     out += _list_heading(doc, out)
@@ -298,13 +298,17 @@ def _back_references(doc, found: list[Mention]) -> list[Mention]:
 def _furniture(doc, start: int, end: int, kind: str) -> Mention:
     """A furniture mention with its count ("four cabinets"), ordinals before it ("the first and third
     cabinets") or a number after it ("cabinet 3", "cabinet number 3", "the cabinet third from the left");
-    a count written "cabinet x4" is "four cabinets"."""
-    times = TIMES_AFTER.fullmatch(doc[end].text) if end < len(doc) else None
-    if times and kind == "cabinet":
-        return Mention("places", start, end + 1, name=kind, count=int(times[1]), places=[(kind, None, False)],
-                       numbered=True)  # fmt: skip
-    if times:  # "kitchen table x2"
-        return Mention("places", start, end + 1, name=kind, places=[(kind, None, False)])
+    a count written "cabinet x4" or "4 x cabinet" is "four cabinets"."""
+    times, after = TIMES_AFTER.fullmatch(doc[end].text) if end < len(doc) else None, end + 1
+    if start >= 2 and doc[start - 1].lower_ in ("x", "×") and doc[start - 2].text.isdigit():
+        times, start, after = doc[start - 2].text, start - 2, end  # "2 x desk"
+    elif start >= 1 and TIMES_BEFORE.fullmatch(doc[start - 1].text):
+        times, start, after = TIMES_BEFORE.fullmatch(doc[start - 1].text), start - 1, end  # "4x cabinet"
+    if times:
+        count = int(times if isinstance(times, str) else times[1])
+        if kind == "cabinet":
+            return Mention("places", start, after, name=kind, count=count, places=[(kind, None, False)], numbered=True)
+        return Mention("places", start, after, name=kind, places=[(kind, None, False)])  # "kitchen table x2"
     if kind != "cabinet":
         if start >= 1 and _count(doc[start - 1]) is not None:
             start -= 1
@@ -470,7 +474,7 @@ def unknown_words(sent, found: list[Mention], names: set[str]) -> list[str]:
 
 
 #: A time of day ("9:05", "10.30pm", "7am"): when something happened, meaning nothing more here.
-CLOCK = re.compile(r"\d{1,2}(?:[:.]\d{2})?(?:am|pm|a\.m\.|p\.m\.)?", re.I)
+CLOCK = re.compile(r"\d{1,2}(?:[:.]\d{2}){0,2}(?:am|pm|a\.m\.|p\.m\.)?", re.I)
 
 
 def unknown(token, names: set[str]) -> bool:

@@ -41,6 +41,7 @@ from mindzero.domains.household.mmtom.lexicon import (
     unknown,
     unknown_words,
 )
+from mindzero.domains.household.mmtom.notation import rewrite_notation
 from mindzero.domains.household.mmtom.shorthand import expand_shorthand
 
 #: Furniture kinds that hide their contents until opened (Watch-And-Help); the rest are surfaces.
@@ -352,15 +353,19 @@ def _is_action(sent: _Sentence, names: set[str]) -> bool:
     toks, covered = sent.tokens, _fillers(sent)
     furniture_ends = {m.end for m in sent.found if m.kind in ("places", "vague")}  # "the cabinets go: ..."
     words = [(i, t) for i, t in enumerate(toks) if i not in covered]
-    # "the milk's gone": gone after a form of "be" is absent, not a walk
-    gone = {i for i, t in words if t.lower_ == "gone" and i and toks[i - 1].lower_ in ("is", "'s", "are", "was")}
-    walks = any(t.lemma_ in WALKS and i not in furniture_ends | gone for i, t in words)
+    # not walks: "the milk's gone" (absent), "for your visit" (a noun)
+    nouns = ("your", "my", "his", "her", "their", "our", "a", "the")
+    still = {i for i, t in words if t.lower_ == "gone" and i and toks[i - 1].lower_ in ("is", "'s", "are", "was")}
+    still |= {i for i, t in words if i and toks[i - 1].lower_ in nouns}
+    walks = any(t.lemma_ in WALKS and i not in furniture_ends | still for i, t in words)
+    if _room_list(sent) and {t.lower_ for _, t in words} & (HAVING | {"there", "there's", "have", "got"}):
+        return False  # "His flat has a bedroom, a kitchen and a bathroom.", "when you come over there's a ..."
     if walks or any(m.kind in ("open", "close", "about") for m in sent.found):
         return True
     if any(t.lemma_ in ("start", "begin") for _, t in words) and any(m.kind == "room" for m in sent.found):
         return True  # "- starts in the bathroom" (a trace's line, no name)
     if _room_list(sent):
-        return False  # "His flat has a bedroom, a kitchen and a bathroom."
+        return False  # "A bedroom, a kitchen and a bathroom."
     # the person as subject, not as owner ("Anna's kitchen has ...")
     owner = {i for i, t in words if i + 1 < len(toks) and toks[i + 1].lower_ in ("'s", "’s") and i + 2 in
              {m.start for m in sent.found if m.kind != "filler"}}
@@ -485,8 +490,13 @@ def _clauses(sent: _Sentence) -> list[tuple[int, int]]:
             said = left and any(tok.is_alpha and tok.lower_ not in ("the", "a", "an") for tok in toks[left[-1].end : i])
             told = next((m for m in sent.found if m.kind == "places" and m.start == i + 2), None)
             states = told is not None and told.end < len(toks) and toks[told.end].lower_ in HAVING | {"'s", "got"}
-            if prev == "," or said or states:  # "..., and the ...", "the X is empty and the Y holds ...",
-                cuts.append(i)  # "a couch and a desk and the cupboard's got 2 books"
+            # "The microwave and the stove have a salmon each": one subject, no new statement
+            subject = bool(left) and all(m.kind == "places" for m in left) and not any(
+                tok.lower_ in HAVING for tok in toks[cuts[-1] : i]
+            )
+            # "..., and the ...", "the X is empty and the Y holds ...", "a couch and a desk and the cupboard's got"
+            if prev == "," or said or (states and not subject):
+                cuts.append(i)
     return list(zip(cuts, [*cuts[1:], len(toks)]))
 
 
@@ -539,6 +549,16 @@ def _assign(
                 given = _give(owner[-1:] if relative else owner, found, words, tied=False)
                 given = None if given is None else ([], given)
             else:
+                lead = {t.lower_ for t in toks[a : found[0].start]}
+                if objects_led and orphans and found[0].kind == "places" and not lead & WHERE_WORDS:
+                    # "... on the sofa, with a plate, and the desk beside it empty": the list went on,
+                    # no objects lead this place, so the waiting ones are the sofa's (but "..., and
+                    # another salmon, along with a plate, is in the stove": the stove's)
+                    waiting = _give(owner, orphans, words, tied=False)
+                    if waiting is None:
+                        return None
+                    pairs += waiting
+                    orphans = []
                 given = _runs(room, found, words, toks, orphans)
                 objects_led = found[0].kind == "obj" and not relative
                 orphans = []
@@ -567,6 +587,11 @@ def _assign(
         last = next((m for m in reversed(clause) if m.kind == "places"), None)
         tail = [place_id(room, *ki) for ki in _expand(last, room)] if last else []
     return named, pairs, room
+
+
+#: Words before a place that say the objects before them are at it ("..., is in the stove").
+WHERE_WORDS = frozenset({"in", "on", "inside", "atop", "within", "under", "into", "onto", "is", "are", "was", "were",
+                         "sits", "sit", "sat", "lies", "lie", "lay", "rests", "rest", "stands", "stand", "stood"})
 
 
 def _runs(room: str, found: list[Mention], words: set[str], toks, orphans: list[Mention]):
@@ -831,7 +856,7 @@ def _visits(
             if nxt2 is not None and nxt2.kind == "places" and between <= OPEN_THE:
                 opening = True  # "opens (and closes) the X"
             elif group:
-                if {t.lower_ for t in toks[m.end : m.end + 6]} & {"each", "every", "all"}:
+                if {t.lower_ for t in toks[m.end : m.end + 6]} & {"each", "every", "all", "both"}:
                     # "the eighth, then the fourth, ... — opening and closing each one"
                     group = sorted({j for j in range(len(story.visits), len(trial)) if trial[j].place} | set(group))
                 _mark_opened(trial, group, closed=False)
@@ -1072,10 +1097,11 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
     person or a verb of walking, opening or closing are actions, in the order told; the others
     describe the apartment as it was at the start. ``strict``: an unread sentence is an error."""
     text, expanded = expand_shorthand(check_text(text))
+    text, rewritten = rewrite_notation(text)
     text, respelled = _respell(text)
     _check_english(text)
     text, dictated = punctuate_run_ons(text)
-    respelled += expanded + dictated
+    respelled += expanded + rewritten + dictated
     spans, embedded, person, acts_from = _layout(text)
     context = _context(" ".join([text, *questions]))
     story = text[: len(text) - len(embedded)]

@@ -19,8 +19,17 @@ from mindzero.domains.household.mmtom.lexicon import lemma, lexicon
 #: The longest short form taken as an abbreviation (characters).
 MAX_SHORT = 6
 SHORT = r"[A-Za-z][A-Za-z.#]{0,5}"
-#: Arrows a legend may define as walking ("-> = walks towards").
-ARROWS = ("->", "→", "=>")
+QUOTE = r"[\"']?"  # a symbol may be quoted: '"=>" = walks towards'
+WALKING = r"walks? (?:towards?|to)|goes to|moves to"
+STARTING = r"start(?:ing)? (?:room|location)"
+#: Symbols a legend may define, and what they are read as ("-> = walks towards", "@ = starting room").
+SYMBOLS = {"->": "walks towards", "→": "walks towards", "=>": "walks towards", "@": "starts in"}
+#: A line that is a legend ("LEGEND: @ = starting room; -> = walks towards"): it says nothing about the apartment.
+LEGEND_LINE = re.compile(
+    r"^[ \t#*/-]*(?:legend|notation|symbols?|key|header|abbreviations?|abbrev|shorthand|defs|definitions|glossary)\b"
+    r"[^\n]*=[^\n]*$",
+    re.I | re.M,
+)
 #: Words that may stand in a legend besides its definitions ("Abbreviations: ...", "Rooms: ... and ...").
 LEGEND_WORDS = frozenset(
     "abbreviations abbreviation abbrev abbr shorthand short notation legend key glossary defs definitions "
@@ -58,13 +67,15 @@ def definitions(text: str) -> list[Definition]:
         (re.compile(rf"\b(?P<full>{names})\s*\((?P<short>{SHORT})\)", re.I), False),
         (re.compile(rf"(?<![\w-])(?P<short>{SHORT})\s*=\s*(?P<full>{names})\b", re.I), False),
         (re.compile(rf"\b(?P<full>{names})\s*=\s*(?P<short>{SHORT})(?![\w-])", re.I), False),
-        (re.compile(r"(?P<short>->|→|=>)\s*=\s*(?P<full>walks? (?:towards?|to)|goes to|moves to)\b", re.I), True),
+        (re.compile(rf"{QUOTE}(?P<short>->|→|=>){QUOTE}\s*=\s*(?P<full>{WALKING})\b", re.I), True),
+        (re.compile(rf"{QUOTE}(?P<short>@){QUOTE}\s*(?:=|marks|means)\s*(?:the )?(?P<full>{STARTING})", re.I), True),
     ]
     found = []
     for form, arrow in forms:
         for m in form.finditer(text):
             if arrow or (_is_short(m["short"]) and m["short"].lower() != m["full"].lower()):
-                found.append(Definition(m["short"], m["full"].lower(), m.span()))
+                full = SYMBOLS.get(m["short"], m["full"].lower())
+                found.append(Definition(m["short"], full, m.span()))
     return sorted(found, key=lambda d: d.span)
 
 
@@ -91,14 +102,16 @@ def _use(short: str) -> re.Pattern:
 
 
 def expand_shorthand(text: str) -> tuple[str, list[dict]]:
-    """(the text with its defined abbreviations written out and its legends taken out, a note per
-    abbreviation)."""
+    """(the text with its defined abbreviations written out and its legends taken out, one note
+    saying which)."""
     found = definitions(text)
     if not found:
         return text, []
     first = {}
     for d in found:
         first.setdefault(d.short, (d.full, text.count("\n", 0, d.span[0]) + 1))
+    text = LEGEND_LINE.sub("", text)
+    found = definitions(text)  # those left outside the legend lines, where they now stand
     out, cut = [], 0
     for m in re.finditer(r"[^.;\n]+[.;\n]?", text):
         inside = [d for d in found if m.start() <= d.span[0] and d.span[1] <= m.end()]
@@ -116,12 +129,12 @@ def expand_shorthand(text: str) -> tuple[str, list[dict]]:
             out.append("".join(piece) + text[at : m.end()])
         cut = m.end()
     text = "".join(out) + text[cut:]
-    notes = []
-    for short, (full, line) in first.items():
-        if short in ARROWS:
+    for short, (full, _) in first.items():
+        if short in SYMBOLS:
             text = text.replace(short, f" {full} ")
         else:
             text = _use(short).sub(lambda u, full=full: full + ("s" if u["plural"] else ""), text)
-        notes.append({"line": line, "part": "shorthand", "text": short, "unknown": [], "why": f"read {short!r} as "
-                      f"{full!r} (defined in the text)", "names": [], "acts": False})  # fmt: skip
-    return text, notes
+    said = ", ".join(f"{short!r} as {full!r}" for short, (full, _) in first.items())
+    line = min(line for _, line in first.values())
+    return text, [{"line": line, "part": "shorthand", "text": said[:80], "unknown": [],
+                   "why": f"read {said} (defined in the text)", "names": [], "acts": False}]  # fmt: skip
