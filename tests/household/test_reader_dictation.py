@@ -68,3 +68,22 @@ def test_repeating_a_process_with_two_places_opens_both() -> None:
     )
     visits = read_question(text).to_json()["story"]["visits"]
     assert visits[:3] == [f"kitchen/kitchencabinet/{i} (opened)" for i in (1, 3, 2)]
+
+
+def test_a_dictated_question_asked_by_name_and_theres_without_an_apostrophe() -> None:
+    text = (
+        "ok so theres a kitchen and a bedroom um the kitchen has a fridge a microwave and three cupboards the fridge "
+        "has two apples and a salmon and the microwave has a cupcake the first cupboard has a plate and the other two "
+        "are empty in the bedroom theres a desk with a book on it alright so priya starts in the bedroom she walks to "
+        "the kitchen opens the fridge closes it and then walks over to the microwave so is priya looking for option a "
+        "an apple or option b a cupcake"
+    )
+    reading = read_question(text)
+    places = reading.to_json()["scene"]["places"]
+    # "... are empty in the bedroom theres a desk": the cupboards stay in the kitchen
+    assert places["kitchen/kitchencabinet/1"] == {"plate": 1} and "bedroom/cabinet" not in places
+    assert places["bedroom/desk"] == {"book": 1}
+    story = reading.to_json()["story"]
+    assert (story["person"], story["start"]) == ("Priya", "bedroom")  # named in "so is priya looking for"
+    assert story["visits"] == ["kitchen/fridge (opened)", "kitchen/microwave"]
+    assert reading.query.options == ("apple", "cupcake")

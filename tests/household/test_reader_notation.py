@@ -115,3 +115,21 @@ def test_a_smart_home_export_with_braces_paths_counts_and_a_time_stamped_log() -
     assert not reading.blockers()
     # the legend line is no statement about the apartment and the log is no run-on to cut
     assert {u["part"] for u in reading.unread} <= {"shorthand", "notation", "description"}
+
+
+def test_an_undefined_arrow_still_moves_the_person_and_a_room_heading_arrow_does_not() -> None:
+    text = (
+        "Layout (BR=bedroom, KT=kitchen, LR=living room)\n"
+        "KT: fridge [salmon x2, apple], cupboards 1-3 (1: plate; 2: empty; 3: cupcake)\n"
+        "LIVING ROOM > sofa: remote control; coffee table\n"
+        "BR: desk [book x3]\n"
+        "Ravi @ LR 08:00\n08:01 -> KT\n08:02 opens cupboard 2, shuts it\n08:03 -> fridge\n"
+        "Q: Ravi after (a) apple or (b) cupcake?\n"
+    )
+    reading = read_question(text)
+    places = reading.to_json()["scene"]["places"]
+    assert places["kitchen/fridge"] == {"salmon": 2, "apple": 1} and places["livingroom/sofa"] == {"remotecontrol": 1}
+    assert places["kitchen/kitchencabinet/3"] == {"cupcake": 1} and places["bedroom/desk"] == {"book": 3}
+    story = reading.to_json()["story"]
+    assert story["start"] == "livingroom"
+    assert story["visits"] == ["kitchen/kitchencabinet/2 (opened)", "kitchen/fridge"]  # "-> fridge" is a walk

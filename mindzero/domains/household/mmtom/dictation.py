@@ -38,7 +38,7 @@ FROM_SIDE = r"(?: from (?:the )?(?:left|right)(?: to right)?)?"
 #: kitchen"): a room after one of them is not where a new description starts.
 TIED = r"(?<!\bis )(?<!\bs )(?<!\bwas )(?<!\bof )(?<!\bto )(?<!\binto )(?<!\bfrom )(?<!\btowards )(?<!\btoward )"
 #: Words that may go before an acting person and begin their sentence ("and then she walks").
-LEADS = r"(?:and |so )?(?:(?:then|next|after that|finally|now) )?"
+LEADS = r"(?:and )?(?:(?:then|next|after that|finally|now) )?"
 #: Where a spoken question starts, searched back from its first option.
 QUESTION_START = re.compile(
     r"\b(?:so )?(?:if|suppose|assuming|given that|say|which|what|is it|does|do you think|would you say|question)\b",
@@ -85,15 +85,17 @@ def _break(text: str, at: int) -> str:
     return f"{before}. {text[at:].lstrip()}"
 
 
-def _question(text: str) -> tuple[str, str | None]:
+def _question(text: str, people: str) -> tuple[str, str | None]:
     """(the story, the question with its spoken option labels written "(a)", "(b)") of a line
-    whose speaker says both "option a" and "option b"; else (the line, None)."""
+    whose speaker says both "option a" and "option b"; else (the line, None). ``people``: a regex
+    of the person's names ("is priya looking for ..." starts a question)."""
     labels = {m[1].lower() for m in SPOKEN_LABEL.finditer(text)}
     if not {"a", "b"} <= labels or re.search(r"\bquestion\s*:", text, re.I):
         return text, None
     text = SPOKEN_LABEL.sub(lambda m: f"({m[1].lower()})", text)
     first = text.index("(a)")
-    starts = [m.start() for m in QUESTION_START.finditer(text, 0, first)]
+    asked = re.compile(rf"\b(?:so )?(?:is|does|did|was|has|would|will) (?:{people})\b", re.I)
+    starts = sorted(m.start() for cue in (QUESTION_START, asked) for m in cue.finditer(text, 0, first))
     at = starts[-1] if starts else first
     premise = [m.start() for m in PREMISE_START.finditer(text, max(0, at - 200), at)]
     at = premise[-1] if premise else at
@@ -115,10 +117,10 @@ def _openers() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
     )
     placed = re.compile(
         rf"{TIED}\b(?:and )?(?:then )?(?:over )?(?:in|on|inside|under) (?:one of )?the (?:(?!the\b){PLAIN}){{0,3}}?"
-        rf"(?:{rooms}|{furniture})s? (?:there|we|you|i|it)\b",
+        rf"(?:{rooms}|{furniture})s? (?:theres?|we|you|i|it)\b",
         re.I,
     )
-    return subject, placed, re.compile(r"\b(?:and )?there(?:'s| is| are)\b", re.I)
+    return subject, placed, re.compile(r"\b(?:and )?there(?:'s|s| is| are)\b", re.I)
 
 
 def _cuts(story: str, person: re.Pattern) -> list[int]:
@@ -141,7 +143,7 @@ def punctuate_run_ons(text: str) -> tuple[str, list[dict]]:
         if not _run_on(line):
             out.append(line)
             continue
-        story, question = _question(HESITATION.sub("", line).strip())
+        story, question = _question(HESITATION.sub("", line).strip(), people)
         cuts = _cuts(story, person)
         for at in cuts:
             story = _break(story, at)
