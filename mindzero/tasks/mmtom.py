@@ -153,9 +153,10 @@ def mmtom_llm_samples(
 def option_texts(reading: Reading) -> list[str]:
     """What each option of a reading's question says, in words (for people and ``--json``)."""
     q, who = reading.query, reading.story.person
+    trying, thinks = ("am trying", "think") if who == "I" else ("is trying", "thinks")  # a story told by the person
     if q.kind == "goal":
-        return [f"{who} is trying to get the {display_name(goal)}" for goal in q.options]
-    says = [f"{who} thinks the {display_name(q.goal)} is inside {q.place}", f"... is not inside {q.place}"]
+        return [f"{who} {trying} to get the {display_name(goal)}" for goal in q.options]
+    says = [f"{who} {thinks} the {display_name(q.goal)} is inside {q.place}", f"... is not inside {q.place}"]
     return says if q.inside == 0 else says[::-1]
 
 

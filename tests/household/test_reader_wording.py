@@ -584,3 +584,19 @@ def test_a_room_list_with_a_walk_word_in_passing_is_a_description() -> None:
     )
     s = state(story)
     assert s["story"] == {"person": "Sam", "start": "kitchen", "visits": ["kitchen/fridge"]}
+
+
+def test_a_story_told_in_the_first_person_and_one_with_emoji() -> None:
+    home = (
+        "My flat has a kitchen and a living room. In the kitchen there's a fridge with a salmon and two apples, and a "
+        "microwave with a cupcake. The living room has a sofa with a book on it.\n"
+    )
+    told = "I was in the living room. I walked to the kitchen, opened the microwave, closed it, and went to the fridge."
+    s = state(home + told + "\n", "Am I looking for (a) an apple or (b) a cupcake?")
+    assert s["story"] == {"person": "I", "start": "livingroom",
+                          "visits": ["kitchen/microwave (opened)", "kitchen/fridge"]}  # fmt: skip
+    texted = "Tom's in the living room 😀 He heads to the kitchen!! Opens the microwave... closes it... "
+    texted += "then goes to the fridge 🤔"
+    s = state(home + texted + "\n", "Is Tom after (a) an apple or (b) a cupcake?")
+    assert s["story"]["start"] == "livingroom" and s["story"]["visits"][-1] == "kitchen/fridge"
+    assert not s["unread"]

@@ -481,6 +481,8 @@ def unknown(token, names: set[str]) -> bool:
     """Whether a token is a word the lexicon does not know (nor a name, number or modifier)."""
     if token.is_punct or token.is_space or token.like_num or token.lower_ in names or CLOCK.fullmatch(token.text):
         return False
+    if not any(c.isalnum() for c in token.text):
+        return False  # a symbol or an emoji ("😀", "🤔"): tone, no word
     return token.lemma_ not in lexicon().known and not modifier(token.lower_)
 
 

@@ -79,6 +79,8 @@ PREMISE_WORDS = frozenset({"if", "suppose", "assume", "assuming", "given", "say"
 PRONOUNS = frozenset({"she", "he", "they"})
 #: Words that refer to the person ("she", an exam's "the subject"): a sentence with one tells what they do.
 PERSONAL = frozenset({"she", "he", "him", "herself", "himself", "subject", "individual", "protagonist"})
+#: A story told by the person ("I was in the kitchen. I opened the fridge."): read when no one else is named.
+FIRST_PERSON = re.compile(r"\bI(?: was| am|'m| walked| went| opened| headed| started)\b")
 #: People other than the one the story follows: a sentence naming one may tell their action, not the person's.
 OTHER_PEOPLE = frozenset(
     "sister brother mother father mom mum dad friend roommate flatmate housemate wife husband son daughter "
@@ -1112,6 +1114,8 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
     first = _first_name(sentences)
     person = person or (next(n.title() for n in sorted(names)) if names else first)
     names |= {first.lower()} if first else set()
+    if person is None and FIRST_PERSON.search(story):
+        person, names = "I", names | {"i", "me"}  # "I was in the living room. I walked to ..."
     # after an "Actions taken by NAME:" heading every sentence is an action ("In the kitchen.")
     acting = [o + s.tokens.start_char >= acts_from or _is_action(s, names) for (o, _), s in zip(spans, sentences)]
     actions, described = [], [replace(s, part="description") for s, a in zip(sentences, acting) if not a]
