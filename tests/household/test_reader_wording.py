@@ -600,3 +600,14 @@ def test_a_story_told_in_the_first_person_and_one_with_emoji() -> None:
     s = state(home + texted + "\n", "Is Tom after (a) an apple or (b) a cupcake?")
     assert s["story"]["start"] == "livingroom" and s["story"]["visits"][-1] == "kitchen/fridge"
     assert not s["unread"]
+
+
+def test_another_named_person_is_neither_the_person_nor_an_unknown_word() -> None:
+    story = (
+        "The flat has a kitchen and a living room. The kitchen has a fridge holding a salmon and a microwave holding "
+        "an apple. The living room has a sofa.\nAnna is in the living room with Ben. Ben opens the fridge. Anna goes "
+        "to the kitchen and walks towards the microwave.\n"
+    )
+    s = state(story, "Is Anna trying to get (a) a salmon or (b) an apple?")
+    assert s["story"] == {"person": "Anna", "start": "livingroom", "visits": ["kitchen/microwave"]}
+    assert [u["why"] for u in s["unread"]] == ["names someone else: whose action is it?"]  # Ben's fridge

@@ -137,9 +137,12 @@ def pipeline():
         @Language.component("mindzero_sentences")
         def set_sentences(doc):
             # a sentence starts after ".", "!" or "?" (spaCy's sentencizer hangs a following "#"
-            # on the sentence before: "empty. #2: an apple.")
+            # on the sentence before: "empty. #2: an apple."), never inside brackets ("fridge
+            # (milk? no - two apples), microwave ...")
+            depth = 0
             for i, token in enumerate(doc):
-                token.is_sent_start = i == 0 or doc[i - 1].text in (".", "!", "?", "...")
+                token.is_sent_start = i == 0 or (doc[i - 1].text in (".", "!", "?", "...") and depth == 0)
+                depth = max(0, depth + (token.text == "(") - (token.text == ")")) if "\n" not in token.text else 0
             return doc
 
     nlp = spacy.blank("en")

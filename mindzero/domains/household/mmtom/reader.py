@@ -729,8 +729,11 @@ def _walked_before(sent: _Sentence, m: Mention) -> bool:
     return any(t.lemma_ in WALKS for i, t in enumerate(sent.tokens[: m.start]) if i not in covered)
 
 
-def read_story(sentences: list[_Sentence], scene: Scene, person: str, names: set[str]) -> tuple[Story, list[dict]]:
-    """(story, unread sentences) of what ``person`` did (``names``: words that name them)."""
+def read_story(
+    sentences: list[_Sentence], scene: Scene, person: str, names: set[str], people: frozenset[str] = frozenset()
+) -> tuple[Story, list[dict]]:
+    """(story, unread sentences) of what ``person`` did (``names``: words that name them;
+    ``people``: names of others, :func:`_other_names`)."""
     if not sentences:
         raise UserError("no sentence says what the person does (name them: 'Maria is in the kitchen. She ...')")
     story = Story(person, "")
@@ -740,11 +743,11 @@ def read_story(sentences: list[_Sentence], scene: Scene, person: str, names: set
         _skip_asides(sent, names, unread)
         _skip_passed(sent, unread)
         each = _for_each(sent)
-        others = [t.text for t in sent.tokens if t.lower_ in OTHER_PEOPLE]
+        others = [t.text for t in sent.tokens if t.lower_ in OTHER_PEOPLE | people]
         if others and not any(t.lower_ in names | PERSONAL for t in sent.tokens):
             unread.append(sent.unread(others, "names someone else: whose action is it?"))
             continue  # "His sister opens the fridge." was read as the person opening it ("Leo and his dog" is Leo)
-        if unknown := unknown_words(sent.tokens, sent.found, names):
+        if unknown := unknown_words(sent.tokens, sent.found, names | people):
             unread.append(sent.unread(unknown))
             continue
         trial, why = _visits(sent, scene, story, room, earlier if each else None)
@@ -1124,7 +1127,7 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
         actions += [replace(a, part="actions") for a in acts]
         described += [replace(r, part="description") for r in rooms]
     scene, unread1 = read_scene(described)
-    story, unread2 = read_story(actions, scene, person or "the person", names)
+    story, unread2 = read_story(actions, scene, person or "the person", names, _other_names(sentences, names))
     unread = sorted(respelled + unread1 + unread2, key=lambda u: u["line"])
     if strict and unread:
         u = unread[0]
@@ -1256,6 +1259,19 @@ def _first_name(sentences: list[_Sentence]) -> str | None:
         if second.lemma_ in verbs or (second.text == ":" and walks and any(m.kind == "room" for m in s.found)):
             return first.text if first.is_title else first.text.title()
     return None
+
+
+def _other_names(sentences: list[_Sentence], names: set[str]) -> frozenset[str]:
+    """Names of people other than the person, lower case: capitalised words the lexicon does not
+    know, inside a sentence ("Anna is in the living room with Ben."): a sentence with only them
+    tells someone else's action, and one with the person too is the person's."""
+    return frozenset(
+        t.lower_
+        for s in sentences
+        for i, t in enumerate(s.tokens)
+        if i and t.is_title and t.is_alpha and t.lower_ not in names and unknown(t, names)
+        and s.tokens[i - 1].lower_ not in ("the", "a", "an")
+    )  # fmt: skip
 
 
 def _check_english(text: str) -> None:
