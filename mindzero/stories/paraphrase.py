@@ -262,6 +262,10 @@ _FILLER = re.compile(
     r"|,\s*with [A-Z]\w+(?: and [A-Z]\w+)? (?:remaining|staying|left|still)"
     r"(?: behind| there| inside| in the [\w ]+)?(?=[,.;!]|$)"
     r"|^(?:in the end|at the end|last of all|first of all|later on|after a while|before long|all of a sudden)\b,?"
+    r"|^(?:because |since |as )?it (?:was|is|'s|had been) (?:raining|pouring|snowing|drizzling|stormy|cold|freezing|"
+    r"hot|late|dark|sunny|windy|foggy|(?:a|one) (?:rainy|snowy|cold|hot|sunny|windy|grey|gray|quiet|lazy|wet) "
+    r"(?:day|morning|afternoon|evening|night))(?: outside)?,?\s*(?:so|and)?\b,?"  # the weather, nothing more
+    r"|\b(?:stayed|stay|stays) (?:inside|indoors|in|home|at home) and\b"
     r"|,?\s*(?:and |so |so that |where |when )?(?:nobody|no one|no-one) else "
     r"(?:heard|could hear|was listening|knew)(?: (?:it|that|this))?\b".format(
         rest=r"(?:(?!\b(?:and|then|before|after|but|while|once|so)\b)[^,;.()])*"  # up to the next clause

@@ -652,3 +652,17 @@ def test_a_story_opening_puts_its_people_in_the_room(opening: str) -> None:
 )
 def test_a_paraphrased_question_asks_its_chain(question: str, chain: tuple) -> None:
     assert read_question(question, context=story_context(read_story(START))) == Question(chain, "wrench")
+
+
+def test_the_weather_and_staying_in_only_set_the_scene() -> None:
+    # "It was raining, so ... stayed inside and played in the living room.": they are in the living room
+    text = (
+        "It was raining, so Leo and his sister Maya stayed inside and played in the living room. Leo hid his "
+        "chocolate bar in the blue drawer before he went upstairs to fetch his pyjamas. While he was upstairs, Maya "
+        "took the chocolate bar out of the blue drawer and tucked it behind the sofa cushion. A few minutes later Leo "
+        "came back down."
+    )
+    assert events(text) == [
+        Enter(("Leo", "Maya"), "living_room"), Move("Leo", "chocolate_bar", "blue_drawer"), Exit("Leo", "living_room"),
+        Move("Maya", "chocolate_bar", "behind_sofa_cushion"), Enter(("Leo",), "living_room"),
+    ]  # fmt: skip
