@@ -72,11 +72,12 @@ class AskConfig:
         default=False, metadata={"help": "skip sentences that match no template (their count is reported)"}
     )
     entering: str = field(
-        default="sees",
+        default="auto",
         metadata={
             "help": "what people entering a room see: the objects lying there (sees, Hi-ToM's rule) or "
-            "nothing (blind: hidden in their containers, the classic Sally-Anne reading)",
-            "choices": ENTERING,
+            "nothing (blind: hidden in their containers, the classic Sally-Anne reading); auto: sees for "
+            "a story in Hi-ToM's sentences, blind for one in anyone's own words",
+            "choices": ("auto", *ENTERING),
         },
     )
 
@@ -232,7 +233,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     questions = story.questions + [read_question(q, "--question: ", context) for q in args.question]
     if not questions:
         raise UserError("no question: pass --question TEXT or put 'Where ...?' lines in the story")
-    result = ask(story.events, questions, config.semantics, story.numbers, config.entering)
+    entering = config.entering if config.entering != "auto" else "blind" if story.reworded else "sees"
+    result = ask(story.events, questions, config.semantics, story.numbers, entering)
     result["ignored_lines"] = story.ignored
     result["reworded"] = [{"line": n, "written": w, "read": r} for n, w, r in story.reworded]
     if config.json:

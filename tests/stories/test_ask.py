@@ -99,3 +99,20 @@ def test_a_question_flag_in_own_words_refers_to_the_story(tmp_path, capsys) -> N
     story = "Ann and Bob are in the den. The pear is in the box. Bob leaves. Ann pops it into the red bag."
     code, out, _ = run(tmp_path, capsys, story, "--question", "So where will Bob go looking for it?")
     assert code == 0 and "Where does Bob really think the pear is? -> box" in out
+
+
+def test_by_default_a_story_in_own_words_is_read_blind_and_hitoms_sentences_as_hitom(tmp_path, capsys) -> None:
+    # the classic Sally-Anne story in anyone's words: Sally, back, looks in her basket (not the box she
+    # would see under Hi-ToM's rule); a story in Hi-ToM's own sentences keeps Hi-ToM's rule
+    sally = (
+        "Sally puts her marble in her basket and goes out for a walk.\nAnne takes the marble out of the basket and "
+        "puts it in her box.\nSally comes back.\nWhere will Sally look for her marble?\n"
+    )
+    code, out, _ = run(tmp_path, capsys, sally, "--json")
+    result = json.loads(out)
+    assert code == 0 and result["entering"] == "blind" and result["answers"][0]["answer"] == "basket"
+    _, out, _ = run(tmp_path, capsys, sally, "--json", "--entering", "sees")
+    assert json.loads(out)["answers"][0]["answer"] == "box"
+    hitom = STORY + "6 Isabella entered the den.\n"
+    _, out, _ = run(tmp_path, capsys, hitom, "--json", "--question", "Where does Isabella think the broccoli is?")
+    assert json.loads(out)["entering"] == "sees"
