@@ -137,12 +137,12 @@ def pipeline():
         @Language.component("mindzero_sentences")
         def set_sentences(doc):
             # a sentence starts after ".", "!" or "?" (spaCy's sentencizer hangs a following "#"
-            # on the sentence before: "empty. #2: an apple."), never inside brackets ("fridge
-            # (milk? no - two apples), microwave ...")
-            depth = 0
+            # on the sentence before: "empty. #2: an apple."); a "?" or "!" inside brackets ends
+            # none ("fridge (milk? no - two apples), microwave ...")
+            inside = _bracketed(doc)
             for i, token in enumerate(doc):
-                token.is_sent_start = i == 0 or (doc[i - 1].text in (".", "!", "?", "...") and depth == 0)
-                depth = max(0, depth + (token.text == "(") - (token.text == ")")) if "\n" not in token.text else 0
+                ends = doc[i - 1].text in (".", "!", "?", "...") if i else True
+                token.is_sent_start = ends and (i not in inside or doc[i - 1].text in (".", "..."))
             return doc
 
     nlp = spacy.blank("en")
@@ -163,6 +163,26 @@ def pipeline():
     for label, phrases in entries.items():
         matcher.add(label, [nlp(p) for p in phrases])
     return nlp, matcher
+
+
+#: The longest bracket (tokens) inside which a "?" or "!" does not end the sentence.
+BRACKET_TOKENS = 20
+
+
+def _bracketed(doc) -> set[int]:
+    """Indices of tokens inside a bracket that closes on the same line within :data:`BRACKET_TOKENS`
+    ("(milk? no - two apples)"); an unclosed "(" brackets nothing."""
+    inside, opened = set(), []
+    for i, token in enumerate(doc):
+        if "\n" in token.text:
+            opened = []
+        elif token.text == "(":
+            opened.append(i)
+        elif token.text == ")" and opened:
+            start = opened.pop()
+            if i - start <= BRACKET_TOKENS:
+                inside |= set(range(start + 1, i + 1))
+    return inside
 
 
 @dataclass
