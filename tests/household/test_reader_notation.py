@@ -133,3 +133,15 @@ def test_an_undefined_arrow_still_moves_the_person_and_a_room_heading_arrow_does
     story = reading.to_json()["story"]
     assert story["start"] == "livingroom"
     assert story["visits"] == ["kitchen/kitchencabinet/2 (opened)", "kitchen/fridge"]  # "-> fridge" is a walk
+
+
+def test_an_arrow_after_a_room_lists_what_it_holds() -> None:
+    text = (
+        "Kitchen -> fridge (2 apples), microwave (a cupcake)\nBedroom -> 2 desks, a sofa\n"
+        "Lou @ bedroom\n-> kitchen\n-> microwave\nQ: Is Lou after (a) an apple or (b) a cupcake?\n"
+    )
+    reading = read_question(text)
+    places = reading.to_json()["scene"]["places"]
+    assert places["kitchen/fridge"] == {"apple": 2} and places["kitchen/microwave"] == {"cupcake": 1}
+    assert "bedroom/sofa" in places and "bedroom/desk" in places  # a description, not a walk to them
+    assert reading.to_json()["story"]["visits"] == ["kitchen/microwave"]

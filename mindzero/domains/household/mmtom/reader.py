@@ -359,7 +359,12 @@ def _is_action(sent: _Sentence, names: set[str]) -> bool:
     nouns = ("your", "my", "his", "her", "their", "our", "a", "the")
     still = {i for i, t in words if t.lower_ == "gone" and i and toks[i - 1].lower_ in ("is", "'s", "are", "was")}
     still |= {i for i, t in words if i and toks[i - 1].lower_ in nouns}
-    arrows = {i for i, t in words if t.text == "→" or (t.text == ">" and i and toks[i - 1].text in ("-", "="))}
+    # an arrow before any room or place is a walk ("-> fridge", "Tom -> kitchen"); after one it may
+    # list what the room holds ("Bedroom -> 2 desks, a sofa")
+    first_place = min((m.start for m in sent.found if m.kind in ("room", "places")), default=len(toks))
+    arrows = {
+        i for i, t in words if i < first_place and (t.text == "→" or (t.text == ">" and toks[i - 1].text in ("-", "=")))
+    }
     walks = any((t.lemma_ in WALKS or i in arrows) and i not in furniture_ends | still for i, t in words)
     if _room_list(sent) and {t.lower_ for _, t in words} & (HAVING | {"there", "there's", "have", "got"}):
         return False  # "His flat has a bedroom, a kitchen and a bathroom.", "when you come over there's a ..."
