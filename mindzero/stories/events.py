@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from mindzero.core.errors import UserError, clip
-from mindzero.stories.paraphrase import Context, read_sentence, sentences, story_names
+from mindzero.stories.paraphrase import HESITATION, Context, capitalise_names, read_sentence, sentences, story_names
 from mindzero.stories.questions import read_question as _question_in_words
 from mindzero.stories.templates import NAME, THING, Enter, Event, Exit, IsIn, move_people, parse_line
 
@@ -42,10 +42,17 @@ class StoryText:
 IMPLICIT_ROOM = "room"
 
 
+#: A question without its "?" (a dictated "so where does ben think the radish is").
+ASKS_WHERE = re.compile(r"^(?:(?:okay|ok|so|and|now|then)[,]?\s+)*where\b", re.I)
+
+
 def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
     """Read a story (:func:`_read_story`). A story in own words that names no room — the classic
     Sally-Anne story — is read with everyone it names in one room from the start, and says so in
-    ``reworded`` (line 0); if that reading fails too, or names another room, the first error stands."""
+    ``reworded`` (line 0); if that reading fails too, or names another room, the first error stands.
+    Hesitations ("um") are no words of it, and a story without capital letters (dictated) gets its
+    names capitalised (:func:`~mindzero.stories.paraphrase.capitalise_names`)."""
+    text = capitalise_names(HESITATION.sub("", text))
     try:
         return _read_story(text, ignore_unknown)
     except UserError as error:
@@ -86,7 +93,7 @@ def _read_story(text: str, ignore_unknown: bool = False) -> StoryText:
             continue  # preamble such as "Read the following story ..."
         started = True
         for sentence in [m.group(2)] if m else sentences(line):
-            if sentence.startswith("Where ") or sentence.endswith("?"):
+            if ASKS_WHERE.match(sentence) or sentence.endswith("?"):
                 question = parse_question_or_none(sentence)
                 if question is None:  # in other words: read, and noted as read
                     question = read_question(sentence, f"line {lineno}: ", story_context(story))

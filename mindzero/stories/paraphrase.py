@@ -580,6 +580,30 @@ def _participle_after(m: re.Match) -> bool:
     return rest in ("been", "got", "lost", "moved", "put", "left", "taken", "gone")
 
 
+#: Hesitations of speech ("puts it in the red bucket um and then ..."): no word of the story.
+HESITATION = re.compile(r"(?<![\w'])(?:um+|uh+|erm+|uhm|hmm+)(?![\w'])[,.]?\s*", re.I)
+
+
+def capitalise_names(text: str) -> str:
+    """A story typed or dictated without any capital letter, with its people's names capitalised:
+    a word that is no function word, room or verb the reader knows, never follows an article, and
+    stands before a verb it knows or beside another such name ("owen and ben go into the den",
+    "ben leaves"). Text with any capital letter is returned as it is."""
+    if any(c.isupper() for c in text):
+        return text
+    words = re.findall(r"[a-z][a-z'-]*", HESITATION.sub("", text))
+    forms, known = _forms(), FUNCTION_WORDS | ROOM_WORDS | ADVERBS | _PARTICLES
+    after_article = {b for a, b in zip(words, words[1:]) if a in ("the", "a", "an", "his", "her", "their")}
+    plain = {w for w in words if w not in known and w not in forms and w not in after_article and w.isalpha()}
+    acting = {a for a, b in zip(words, words[1:]) if a in plain and forms.get(b, "be") != "be"}  # "ben leaves"
+    pairs = zip(words, words[1:], words[2:], words[3:])  # "owen and ben go"
+    names = acting | {w for a, b, c, d in pairs if b == "and" and {a, c} <= plain and d in forms for w in (a, c)}
+    if not names:
+        return text
+    return re.sub(r"\b(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")\b",
+                  lambda m: m[1].capitalize(), text)  # fmt: skip
+
+
 def is_name(token: str, agents: frozenset[str]) -> bool:
     word = token.removesuffix("'s").removesuffix("'")
     return word in agents or (

@@ -666,3 +666,24 @@ def test_the_weather_and_staying_in_only_set_the_scene() -> None:
         Enter(("Leo", "Maya"), "living_room"), Move("Leo", "chocolate_bar", "blue_drawer"), Exit("Leo", "living_room"),
         Move("Maya", "chocolate_bar", "behind_sofa_cushion"), Enter(("Leo",), "living_room"),
     ]  # fmt: skip
+
+
+def test_a_dictated_story_without_capitals_or_question_marks() -> None:
+    text = (
+        "okay so owen and ben go into the den and then owen puts the radish in the red bucket um and then ben leaves "
+        "the den so while ben is gone owen moves the radish to the blue crate and then ben comes back into the den\n"
+        "where does ben think the radish is\n"
+    )
+    story = read_story(text)
+    assert story.events == [
+        Enter(("Owen", "Ben"), "den"), Move("Owen", "radish", "red_bucket"), Exit("Ben", "den"),
+        Move("Owen", "radish", "blue_crate"), Enter(("Ben",), "den"),
+    ]  # fmt: skip
+    assert [q.render() for q in story.questions] == ["Where does Ben really think the radish is?"]
+
+
+def test_a_hesitation_is_no_part_of_a_containers_name() -> None:
+    # "in the red bucket um and then ..." was read as a container "red_bucket_um"
+    assert events("Owen and Ben go into the den. Owen puts the radish in the red bucket um and then Ben leaves.")[
+        1
+    ] == Move("Owen", "radish", "red_bucket")
