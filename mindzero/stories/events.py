@@ -218,6 +218,10 @@ def read_question(text: str, where: str = "", context: Context | None = None) ->
     raises UserError (prefixed by ``where``) on anything else."""
     if (question := parse_question_or_none(text)) is not None:
         return question
+    if context is not None and context.agents and not any(c.isupper() for c in text):
+        # a dictated "where does jack think the corn is": the story's people, capitalised
+        names = "|".join(sorted((re.escape(a.lower()) for a in context.agents), key=len, reverse=True))
+        text = re.sub(rf"\b({names})\b", lambda m: m[1].capitalize(), text)
     meant = _question_in_words(text, context)
     if meant is None:
         raise UserError(f"{where}unparseable question: {clip(text.strip())!r} (the wordings read: docs/stories.md)")

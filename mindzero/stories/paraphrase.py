@@ -21,6 +21,7 @@ belief. Every rewrite is reported by :func:`~mindzero.stories.events.read_story`
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cache
 
@@ -238,6 +239,8 @@ def _one_name(words: list[str]) -> str:
     return "_".join(words)
 
 
+#: Words that end a statement of where or how long someone stayed ("... in the hall", "... a minute").
+_STAY_ENDS = frozenset({w for room in ROOMS for w in room.split("_")[-1:]} | {"minute", "minutes", "there", "room"})
 #: Words that carry no event: interjections, asides, "without moving anything".
 _FILLER = re.compile(
     r"^(?:(?:okay|ok|so|well|alright|oh no|oh|uh oh|anyway|right|now then)\b[,!]?\s*)+"
@@ -249,6 +252,10 @@ _FILLER = re.compile(
     r"|,?\s*\b(?:without|not) (?:making|moving|doing|touching|disturbing|changing|saying)\b{rest}"
     r"|,?\s*(?:making|moving|doing|touching) (?:no|nothing)\b{rest}"
     r"|(?:,\s*|\bwith )no (?:movement|movements|move|moves|moving)\b{rest}"
+    # said after where or how long someone stayed: "... in the hall a minute no movements", "... didn't move"
+    r"|{after_stay}\s+(?:and )?(?:made |making )?no (?:movement|movements|moves)(?=\s*[.,;!]|\s*$)"
+    r"|{after_stay},?\s*(?:and )?(?:didn't|did not|doesn't|does not) (?:move|budge|do|touch)(?: anything| a thing)?"
+    r"(?: at all)?(?=\s*[.,;!]|\s*$|\s+(?:and|then|so)\b)"  # (not "didn't move a muscle", "... the apple")
     r"|,\s*(?:now )?the (?:last|only) one(?: left| remaining| there)?\s*,"
     r"|,\s*(?:thinking|wondering|hoping|feeling|musing|humming|sighing|smiling|yawning)\b{rest}"
     r"|,?\s*\b(?:alone now|now alone|on (?:his|her|their) own|by (?:himself|herself|themselves)|quite still|"
@@ -268,7 +275,8 @@ _FILLER = re.compile(
     r"|\b(?:stayed|stay|stays) (?:inside|indoors|in|home|at home) and\b"
     r"|,?\s*(?:and |so |so that |where |when )?(?:nobody|no one|no-one) else "
     r"(?:heard|could hear|was listening|knew)(?: (?:it|that|this))?\b".format(
-        rest=r"(?:(?!\b(?:and|then|before|after|but|while|once|so)\b)[^,;.()])*"  # up to the next clause
+        rest=r"(?:(?!\b(?:and|then|before|after|but|while|once|so)\b)[^,;.()])*",  # up to the next clause
+        after_stay="(?:" + "|".join(f"(?<=\\b{w})" for w in sorted(_STAY_ENDS)) + ")",
     ),
     re.IGNORECASE,
 )
@@ -584,24 +592,72 @@ def _participle_after(m: re.Match) -> bool:
 HESITATION = re.compile(r"(?<![\w'])(?:um+|uh+|erm+|uhm|hmm+)(?![\w'])[,.]?\s*", re.I)
 
 
+#: Contractions typed without their apostrophe ("didnt"): words, never names.
+BARE_CONTRACTIONS = frozenset(
+    "didnt doesnt dont wasnt isnt cant wont hasnt havent arent werent couldnt shouldnt wouldnt thats theres "
+    "whats hes shes theyre im ive youre".split()
+)
+
+
+_APOSTROPHE = {w: w[:-1] + "'" + w[-1] if w.endswith("nt") else w for w in BARE_CONTRACTIONS} | {
+    "thats": "that's", "theres": "there's", "whats": "what's", "hes": "he's", "shes": "she's", "theyre": "they're",
+    "im": "I'm", "ive": "I've", "youre": "you're", "cant": "can't", "wont": "won't",
+}  # fmt: skip
+
+
+@cache
+def _verb_forms() -> str:
+    """Every form of every verb the reader knows, as a regex alternation (longest first)."""
+    return "|".join(sorted(map(re.escape, _forms()), key=len, reverse=True))
+
+
 def capitalise_names(text: str) -> str:
-    """A story typed or dictated without any capital letter, with its people's names capitalised:
-    a word that is no function word, room or verb the reader knows, never follows an article, and
-    stands before a verb it knows or beside another such name ("owen and ben go into the den",
-    "ben leaves"). Text with any capital letter is returned as it is."""
+    """A story typed or dictated without any capital letter, with its people's names capitalised.
+    A name is a word that never follows an article, is no function word, room or verb the reader
+    knows, and either is no English word (lemminflect knows no lemma of it: "owen", "mila") and
+    stands before a verb or in a list of such words before one ("owen charlotte and noah went"), or
+    stands before a verb twice or more ("jack went ... jack moved"). Text with a capital letter is
+    returned as it is."""
     if any(c.isupper() for c in text):
         return text
     words = re.findall(r"[a-z][a-z'-]*", HESITATION.sub("", text))
-    forms, known = _forms(), FUNCTION_WORDS | ROOM_WORDS | ADVERBS | _PARTICLES
-    after_article = {b for a, b in zip(words, words[1:]) if a in ("the", "a", "an", "his", "her", "their")}
-    plain = {w for w in words if w not in known and w not in forms and w not in after_article and w.isalpha()}
-    acting = {a for a, b in zip(words, words[1:]) if a in plain and forms.get(b, "be") != "be"}  # "ben leaves"
-    pairs = zip(words, words[1:], words[2:], words[3:])  # "owen and ben go"
-    names = acting | {w for a, b, c, d in pairs if b == "and" and {a, c} <= plain and d in forms for w in (a, c)}
+    forms, known = _forms(), FUNCTION_WORDS | ROOM_WORDS | ADVERBS | _PARTICLES | BARE_CONTRACTIONS | NEGATION
+    articles = ("the", "a", "an", "his", "her", "their", "some")
+    after_article = {b for a, b in zip(words, words[1:]) if a in articles}
+    after_article |= {c for a, b, c in zip(words, words[1:], words[2:]) if a in articles and "ADJ" in _lemmas(b)}
+    # ("the blue drawer"; not "moved the peach jackson left")
+    plain = {w for w in words if w.isalpha() and w not in known and w not in forms and w not in after_article}
+    foreign = {w for w in plain if not _lemmas(w)}
+    acts = Counter(a for a, b in zip(words, words[1:]) if a in plain and forms.get(b, "be") != "be")
+    names = {w for w, n in acts.items() if w in foreign or n >= 2}
+    run: list[str] = []  # a list of foreign words ("owen charlotte benjamin and noah") ending before a verb
+    for word, nxt in zip(words, [*words[1:], ""]):
+        if word in foreign:
+            run.append(word)
+        elif word not in ("and", "all", "both"):
+            run = []
+        if run and nxt in forms and forms[nxt] != "be":
+            names |= set(run)
     if not names:
         return text
-    return re.sub(r"\b(" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")\b",
-                  lambda m: m[1].capitalize(), text)  # fmt: skip
+    said = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+    text = re.sub(rf"\b({said})\b", lambda m: m[1].capitalize(), text)
+    text = re.sub(rf"\b({said.title()}) (?=(?:{said.title()})\b)", r"\1, ", text)  # "owen ben and noah": a list
+    text = re.sub(r"\b(" + "|".join(BARE_CONTRACTIONS) + r")\b", lambda m: _APOSTROPHE.get(m[1], m[1]), text)
+    # a run-on cut where the speaker goes on to the next event: "..., and then ...", "... so ...",
+    # "... and Ben left ..." (a name that acts)
+    who = rf"(?:{said.title()})(?:,? (?:and )?(?:{said.title()}))*(?: (?:all|both))?"  # "Ava, Ella and Ben (all)"
+    cut = re.compile(rf"\s+(?:(?:okay|ok|and) )?(?=(?:and then|then|so|okay so|ok so|okay and|ok and)\b|(?:and )?"
+                     rf"{who}(?: (?:just|then|also))? (?:{_verb_forms()})\b)")  # fmt: skip
+    listed = re.compile(rf"(?:{said.title()}),?$")  # "Ava, Ella and Charlotte went": no cut inside a list
+    lines = []
+    for line in text.split("\n"):
+        if not re.match(r"^(?:(?:okay|ok|so|and|now|um|uh)\s+)*where\b", line, re.I):  # not a question
+            line = cut.sub(lambda m: m[0] if listed.search(m.string[: m.start()]) else ". ", line)
+            line = re.sub(r"\.\s*\.", ".", line)
+            line = re.sub(r"(^|\. )((?:and )?(?:then|so|okay so|ok so|okay|ok))\. ", r"\1\2 ", line)  # "then. Ben"
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def is_name(token: str, agents: frozenset[str]) -> bool:

@@ -687,3 +687,16 @@ def test_a_hesitation_is_no_part_of_a_containers_name() -> None:
     assert events("Owen and Ben go into the den. Owen puts the radish in the red bucket um and then Ben leaves.")[
         1
     ] == Move("Owen", "radish", "red_bucket")
+
+
+def test_a_dictated_run_on_is_cut_where_the_next_event_starts_and_not_is_no_name() -> None:
+    text = (
+        "okay so abigail jackson and noah all went into the hall and the grapefruit is in the red box um and then "
+        "abigail leaves the hall and jackson does not like the grapefruit and noah stayed in the hall a minute no "
+        "movements so jackson moved the grapefruit to the blue box and noah didnt move at all and noah left"
+    )
+    assert read_story(text).events == [
+        Enter(("Abigail", "Jackson", "Noah"), "hall"), ObjectAt("grapefruit", "red_box"), Exit("Abigail", "hall"),
+        Distractor("Jackson", "dislikes the", "grapefruit"), Stay("Noah", "hall"),
+        Move("Jackson", "grapefruit", "blue_box"), Exit("Noah", "hall"),
+    ]  # fmt: skip
