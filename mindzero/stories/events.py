@@ -7,7 +7,15 @@ import re
 from dataclasses import dataclass, field
 
 from mindzero.core.errors import UserError, clip
-from mindzero.stories.paraphrase import HESITATION, Context, capitalise_names, read_sentence, sentences, story_names
+from mindzero.stories.paraphrase import (
+    HESITATION,
+    Context,
+    capitalise_names,
+    read_sentence,
+    sentences,
+    story_names,
+    title_shouted_names,
+)
 from mindzero.stories.questions import read_question as _question_in_words
 from mindzero.stories.templates import NAME, THING, Enter, Event, Exit, IsIn, move_people, parse_line
 
@@ -52,7 +60,7 @@ def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
     ``reworded`` (line 0); if that reading fails too, or names another room, the first error stands.
     Hesitations ("um") are no words of it, and a story without capital letters (dictated) gets its
     names capitalised (:func:`~mindzero.stories.paraphrase.capitalise_names`)."""
-    text = capitalise_names(HESITATION.sub("", text))
+    text = title_shouted_names(capitalise_names(HESITATION.sub("", text)))
     try:
         return _read_story(text, ignore_unknown)
     except UserError as error:
@@ -218,6 +226,7 @@ def read_question(text: str, where: str = "", context: Context | None = None) ->
     raises UserError (prefixed by ``where``) on anything else."""
     if (question := parse_question_or_none(text)) is not None:
         return question
+    text = re.sub(r"^\s*[A-Z][A-Z0-9 ]{1,30}:\s*", "", text)  # a label: "CONTINUITY: where ...?", "Q1: ..."
     if context is not None and context.agents and not any(c.isupper() for c in text):
         # a dictated "where does jack think the corn is": the story's people, capitalised
         names = "|".join(sorted((re.escape(a.lower()) for a in context.agents), key=len, reverse=True))

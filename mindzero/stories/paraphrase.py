@@ -611,6 +611,13 @@ def _verb_forms() -> str:
     return "|".join(sorted(map(re.escape, _forms()), key=len, reverse=True))
 
 
+def title_shouted_names(text: str) -> str:
+    """A script's names in capitals ("OWEN crosses to the bucket. ... Owen exits.") written as the
+    text writes them elsewhere, so that OWEN and Owen are one person."""
+    titled = set(re.findall(r"\b[A-Z][a-z]+\b", text))
+    return re.sub(r"\b[A-Z]{2,}\b", lambda m: m[0].title() if m[0].title() in titled else m[0], text)
+
+
 def capitalise_names(text: str) -> str:
     """A story typed or dictated without any capital letter, with its people's names capitalised.
     A name is a word that never follows an article, is no function word, room or verb the reader

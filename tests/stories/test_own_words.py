@@ -700,3 +700,19 @@ def test_a_dictated_run_on_is_cut_where_the_next_event_starts_and_not_is_no_name
         Distractor("Jackson", "dislikes the", "grapefruit"), Stay("Noah", "hall"),
         Move("Jackson", "grapefruit", "blue_box"), Exit("Noah", "hall"),
     ]  # fmt: skip
+
+
+def test_a_scripts_names_in_capitals_are_the_same_people() -> None:
+    # "OWEN enters the den." then "Owen exits the den.": one person (two, OWEN and Owen, made
+    # every answer about him wrong)
+    text = (
+        "OWEN and BEN enter the den. OWEN drops the radish into the red bucket.\nBen exits the den.\n"
+        "Owen moves the radish to the blue crate.\nBen enters the den.\n"
+    )
+    story = read_story(text)
+    assert story.events == [
+        Enter(("Owen", "Ben"), "den"), Move("Owen", "radish", "red_bucket"), Exit("Ben", "den"),
+        Move("Owen", "radish", "blue_crate"), Enter(("Ben",), "den"),
+    ]  # fmt: skip
+    question = read_question("CONTINUITY: where does Ben think the radish is?", context=story_context(story))
+    assert question.render() == "Where does Ben really think the radish is?"
