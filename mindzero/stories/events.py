@@ -10,6 +10,7 @@ from mindzero.core.errors import UserError, clip
 from mindzero.stories.paraphrase import (
     HESITATION,
     Context,
+    bracket_notes,
     capitalise_names,
     read_sentence,
     sentences,
@@ -60,7 +61,7 @@ def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
     ``reworded`` (line 0); if that reading fails too, or names another room, the first error stands.
     Hesitations ("um") are no words of it, and a story without capital letters (dictated) gets its
     names capitalised (:func:`~mindzero.stories.paraphrase.capitalise_names`)."""
-    text = title_shouted_names(capitalise_names(HESITATION.sub("", text)))
+    text = bracket_notes(title_shouted_names(capitalise_names(HESITATION.sub("", text))))
     try:
         return _read_story(text, ignore_unknown)
     except UserError as error:

@@ -69,7 +69,7 @@ ADVERBS = frozenset(
     "yet itself tho rn lol btw haha lmao smh omg tbh imo ngl fr idk".split()  # the last a chat's
 )
 #: Words that mark a claim as heard by everyone present, or by the listener alone.
-PUBLIC = frozenset("publicly openly aloud loudly everyone everybody all others group room".split())
+PUBLIC = frozenset("publicly openly aloud loudly everyone everybody all others group room party crowd company".split())
 PRIVATE = frozenset(
     "privately secretly quietly confidentially discreetly whisper confide murmur mutter else only aside alone".split()
 )
@@ -102,8 +102,9 @@ _PREP_IN = ("inside of", "in to", "into", "inside", "onto", "within", "in", "on"
 _TIME = re.compile(
     r"\b(?:(?:for|after|within|in|about|during) )?(?:like |about |around |roughly |approximately )?"
     r"(?:a|an|one|1|two|2|three|3|a few|several|some|another|a couple of)(?: \(\d+\))?"
-    r" (?:more |whole |full |entire )?(?:minute|minutes|min|moment|moments|while|second|seconds|bit|hour|hours)"
-    r"(?: later| or so| afterwards)?\b|\bat the (?:very )?same (?:moment|time)\b"
+    r" (?:more |whole |full |entire |idle |motionless |quiet |silent |still |long )?"
+    r"(?:minute|minutes|min|moment|moments|while|second|seconds|bit|hour|hours)"
+    r"(?: of (?:his|her|their) own)?(?: later| or so| afterwards)?\b|\bat the (?:very )?same (?:moment|time)\b"
     r"|\b(?:at|by|around|about) (?:around |about )?(?:this|that|the same) (?:time|moment|point)\b"
     r"|\bat the end\b|\bafter that\b|\bafter this\b"
     r"|\bshortly (?:after|afterwards)\b|\bsoon after(?:wards)?\b|\bright after\b|\bafter a bit\b|\bmoments? later\b"
@@ -611,6 +612,28 @@ def _verb_forms() -> str:
     return "|".join(sorted(map(re.escape, _forms()), key=len, reverse=True))
 
 
+#: A game's or a script's note of who is where: "[Owen: in the workshop]", "[In the den: Ben, Owen]".
+_WHO_IS_WHERE = re.compile(r"\[\s*(?P<who>[A-Z][\w ,&]*?)\s*:\s*in the (?P<room>[\w ]+?)\s*\]")
+_WHERE_WHO = re.compile(r"\[\s*in the (?P<room>[\w ]+?)\s*:\s*(?P<who>[A-Z][\w ,&]*?)\s*\]", re.I)
+#: A turn marker: "[Turn 2]", "[Round 1]".
+_TURN = re.compile(r"\[\s*(?:turn|round|scene|chapter|part|act)\s*\w+\s*\]\s*", re.I)
+
+
+def bracket_notes(text: str) -> str:
+    """Notes in square brackets as sentences: "[Owen: in the workshop]" says where Owen is ("Owen
+    is in the workshop."), "[In the den: Ben, Owen]" who is in the den; a turn marker ("[Turn 2]")
+    says nothing. (Such a note was dropped as an aside, and with it where someone was.)"""
+    text = _TURN.sub("", text)
+    text = _WHERE_WHO.sub(lambda m: f" {_listed(m['who'])} in the {m['room']}. ", text)
+    return _WHO_IS_WHERE.sub(lambda m: f" {_listed(m['who'])} in the {m['room']}. ", text)
+
+
+def _listed(who: str) -> str:
+    """"Ben, Owen" → "Ben and Owen are", "Owen" → "Owen is"."""
+    names = [n.strip() for n in re.split(r",|&|\band\b", who) if n.strip()]
+    return f"{names[0]} is" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} are"
+
+
 def title_shouted_names(text: str) -> str:
     """A script's names in capitals ("OWEN crosses to the bucket. ... Owen exits.") written as the
     text writes them elsewhere, so that OWEN and Owen are one person."""
@@ -1097,6 +1120,8 @@ def _read_clause(c: Clause) -> Reading | None:
         c.i = start
     if verb in ("stick", "hang") and (c.peek() in ("around", "about", "out") or c.done()):
         verb = "stay"  # "sticks around", "hangs out"
+    if verb in ("hold", "keep") and c.accept("still", "put", "quiet"):
+        verb = "stay"  # "holds still for a minute"
     if verb in VERBS["stay"] or (verb == "make" and c.accept("no movements", "no movement", "no move")):
         if verb == "make":
             if c.done():

@@ -716,3 +716,16 @@ def test_a_scripts_names_in_capitals_are_the_same_people() -> None:
     ]  # fmt: skip
     question = read_question("CONTINUITY: where does Ben think the radish is?", context=story_context(story))
     assert question.render() == "Where does Ben really think the radish is?"
+
+
+def test_a_game_masters_notes_turns_and_idle_minutes() -> None:
+    # "[Owen: in the workshop]" says where Owen is (it was dropped as an aside); "[Turn 2]" says nothing
+    text = (
+        "[Turn 1] Noah and Ben walk into the hallway. [Owen: in the workshop] The beans are in the red bucket.\n"
+        "Ben spends one idle minute in the hallway and heads out.\n"
+        "[Turn 2] Noah calls out to the whole party that the beans are in the blue crate.\n"
+    )
+    assert read_story(text).events == [
+        Enter(("Noah", "Ben"), "hallway"), IsIn("Owen", "workshop"), ObjectAt("beans", "red_bucket"),
+        Stay("Ben", "hallway"), Exit("Ben", "hallway"), PublicClaim("Noah", "beans", "blue_crate"),
+    ]  # fmt: skip
