@@ -42,7 +42,7 @@ VERBS: dict[str, tuple[str, ...]] = {
         "lay throw chuck store bring carry deposit plop leave return switch sneak squirrel dump lodge rehome keep "
         "bung lob plonk",
         "take": "take grab pick remove fetch lift pull retrieve snatch collect get",  # "get" is also motion
-        "stay": "stay wait remain linger hang sit stand idle loiter rest pause spend crouch chill faff",
+        "stay": "stay wait remain linger hang sit stand idle loiter rest pause spend crouch chill faff hold",
         "notice": "see notice spot observe glimpse hear spy watch clock",
         "like": "like enjoy prefer fancy admire",
         "love": "love adore",

@@ -729,3 +729,9 @@ def test_a_game_masters_notes_turns_and_idle_minutes() -> None:
         Enter(("Noah", "Ben"), "hallway"), IsIn("Owen", "workshop"), ObjectAt("beans", "red_bucket"),
         Stay("Ben", "hallway"), Exit("Ben", "hallway"), PublicClaim("Noah", "beans", "blue_crate"),
     ]  # fmt: skip
+
+
+def test_holding_still_is_staying_and_holding_a_thing_is_refused() -> None:
+    assert events("Noah and Ben walk into the hallway. Ben holds still for a minute.")[1:] == [Stay("Ben", "hallway")]
+    with pytest.raises(UserError):
+        events("Noah and Ben walk into the hallway. The beans are in the red bucket. Ben holds the beans.")
