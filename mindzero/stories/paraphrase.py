@@ -634,6 +634,10 @@ def _listed(who: str) -> str:
     return f"{names[0]} is" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} are"
 
 
+#: Verbs of coming and going: their forms are never names ("Exits.", "Enters the den.").
+_GOING = frozenset(VERBS["enter"] + VERBS["leave"])
+
+
 def title_shouted_names(text: str) -> str:
     """A script's names in capitals ("OWEN crosses to the bucket. ... Owen exits.") written as the
     text writes them elsewhere, so that OWEN and Owen are one person."""
@@ -691,9 +695,15 @@ def capitalise_names(text: str) -> str:
 
 
 def is_name(token: str, agents: frozenset[str]) -> bool:
+    """Whether a token names a person: one the story has named, or a capitalised word that is no
+    function word and no form of a verb of coming or going ("Exits." is no one: it was read as a
+    sentence naming someone and saying nothing)."""
     word = token.removesuffix("'s").removesuffix("'")
     return word in agents or (
-        word[:1].isupper() and word.lower() not in FUNCTION_WORDS and word.replace("-", "").isalpha()
+        word[:1].isupper()
+        and word.lower() not in FUNCTION_WORDS
+        and word.replace("-", "").isalpha()
+        and _forms().get(word.lower()) not in _GOING
     )
 
 
@@ -1841,10 +1851,10 @@ def _says_nothing(tokens: list[str], context: Context) -> bool:
     named = {w.lower() for p in context.places | context.objects for w in p.split("_")}
     if any(t in context.agents or (k > 0 and t[:1].isupper()) for k, t in enumerate(tokens)):
         return False
-    if len(set(low)) == 1 and len(tokens) < 6:
-        return True  # "Plop!", "Skip, skip, skip!": one word, said again, names no one and nowhere
-    people = {"he", "she", "they", "him", "her", "them", "everyone", "everybody", "all", "both", "it"}
     lemmas = {_forms().get(w) for w in low}
+    if len(set(low)) == 1 and len(tokens) < 6 and not lemmas & _GOING:
+        return True  # "Plop!", "Skip, skip, skip!": one word, said again, names no one and nowhere ("Exits." does)
+    people = {"he", "she", "they", "him", "her", "them", "everyone", "everybody", "all", "both", "it"}
     return len(low) <= 6 and not (
         set(low) & (people | _MOVING_WORDS | named) or lemmas & (_EVENT_VERBS | set(VERBS["claim"]))
     )
@@ -1938,7 +1948,10 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
     if not tokens:
         return None
     if _says_nothing(tokens, context):
-        return []  # "Tick, tock.", "Oh no!", "The end!": about no one and nothing of the story
+        # "Tick, tock.", "Oh no!", "The end!": about no one and nothing of the story; but after "X did the
+        # same:" the words say what X did ("Ella does the same: a still minute." was read as nothing, and
+        # "She exits" after it as the one before her leaving)
+        return None if subject != context.subject else []
     clauses = _clauses(_relative_first(tokens))
     if clauses is None:
         return None

@@ -735,3 +735,18 @@ def test_holding_still_is_staying_and_holding_a_thing_is_refused() -> None:
     assert events("Noah and Ben walk into the hallway. Ben holds still for a minute.")[1:] == [Stay("Ben", "hallway")]
     with pytest.raises(UserError):
         events("Noah and Ben walk into the hallway. The beans are in the red bucket. Ben holds the beans.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a lone "Exits." was read as a sound ("Plop!") and so as nothing: Ann never left
+        "Ann and Ben enter the den. Ann moves the apple to the box. Exits.",
+        # "does the same: <no verb>" was read as nothing and "She" after it as the one before
+        "Mila, Ella and Ben enter the garden. Mila stays a minute, then exits the garden. Ella does the same: a "
+        "still minute. She exits the garden.",
+    ],
+)
+def test_what_was_read_as_nothing_is_now_refused(text: str) -> None:
+    with pytest.raises(UserError):
+        read_story(text)
