@@ -602,7 +602,7 @@ BARE_CONTRACTIONS = frozenset(
 
 _APOSTROPHE = {w: w[:-1] + "'" + w[-1] if w.endswith("nt") else w for w in BARE_CONTRACTIONS} | {
     "thats": "that's", "theres": "there's", "whats": "what's", "hes": "he's", "shes": "she's", "theyre": "they're",
-    "im": "I'm", "ive": "I've", "youre": "you're", "cant": "can't", "wont": "won't",
+    "im": "I'm", "ive": "I've", "youre": "you're",
 }  # fmt: skip
 
 
