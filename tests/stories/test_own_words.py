@@ -743,3 +743,12 @@ def test_holding_still_is_staying_and_holding_a_thing_is_refused() -> None:
 def test_what_was_read_as_nothing_is_now_refused(text: str) -> None:
     with pytest.raises(UserError):
         read_story(text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Ben stays one minute, unmoving.", "Ben, likewise, stands stock-still for a minute.",
+     "Ben lingers a minute without so much as a twitch."],  # fmt: skip
+)
+def test_a_still_minute_in_a_scripts_words(line: str) -> None:
+    assert events("Noah and Ben walk into the hallway. " + line)[1:] == [Stay("Ben", "hallway")]
