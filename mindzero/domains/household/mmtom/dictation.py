@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from mindzero.domains.household.mmtom.lexicon import lemma, lexicon
+from mindzero.domains.household.mmtom.lexicon import lemma, lexicon, text_note
 
 #: Words in a row without ".", "!" or "?" that make a stretch a run-on (MMToM sentences: 10–35).
 RUN_ON_WORDS = 40
@@ -150,6 +150,5 @@ def punctuate_run_ons(text: str) -> tuple[str, list[dict]]:
         out.append(story if question is None else f"{_break(story, len(story))} Question: {question}")
         why = f"read as dictated: {len(cuts)} sentence breaks added"
         why += "" if question is None else ", the question from " + repr(question[:30])
-        notes.append({"line": number, "part": "dictation", "text": line[:80], "unknown": [], "why": why,
-                      "names": [], "acts": False})  # fmt: skip
+        notes.append(text_note(number, "dictation", line[:80], why))
     return "\n".join(out), notes

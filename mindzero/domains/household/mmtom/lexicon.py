@@ -487,6 +487,12 @@ def display_name(cls: str) -> str:
     return next(phrase for phrase, c in lexicon().objects.items() if c == cls)
 
 
+def text_note(line: int, part: str, text: str, why: str) -> dict:
+    """A note for a reading's ``unread`` list that the text was changed before it was read (a
+    misspelling, an abbreviation, a run-on cut): it names nothing and blocks no answer."""
+    return {"line": line, "part": part, "text": text, "unknown": [], "why": why, "names": [], "acts": False}
+
+
 def unknown_words(sent, found: list[Mention], names: set[str]) -> list[str]:
     """Words of ``sent`` that no mention covers and the lexicon does not know (nor ``names``), and
     ambiguous object words the text does not settle ("glass" where wine and water glasses exist)."""

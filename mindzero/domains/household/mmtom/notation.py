@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from mindzero.domains.household.mmtom.lexicon import lexicon
+from mindzero.domains.household.mmtom.lexicon import lexicon, text_note
 
 #: "fridge={plate, cupcake}" → "fridge: plate, cupcake".
 BRACES = re.compile(r"\s*=\s*\{([^{}]*)\}")
@@ -78,6 +78,4 @@ def rewrite_notation(text: str) -> tuple[str, list[dict]]:
     if not changed:
         return text, []
     why = f"{len(changed)} lines read as data (e.g. line {changed[0]} as {out[changed[0] - 1].strip()[:60]!r})"
-    note = {"line": changed[0], "part": "notation", "text": text.split("\n")[changed[0] - 1][:80], "unknown": [],
-            "why": why, "names": [], "acts": False}  # fmt: skip
-    return "\n".join(out), [note]
+    return "\n".join(out), [text_note(changed[0], "notation", text.split("\n")[changed[0] - 1][:80], why)]

@@ -38,6 +38,7 @@ from mindzero.domains.household.mmtom.lexicon import (
     mentions,
     pipeline,
     spelling_fixes,
+    text_note,
     unknown,
     unknown_words,
 )
@@ -1150,8 +1151,7 @@ def _respell(text: str) -> tuple[str, list[dict]]:
         text = text[:offset] + meant + text[offset + len(typed) :]
         line = text.count("\n", 0, offset) + 1
         why = f"read {typed!r} as {meant!r} (a misspelling)"
-        notes.append({"line": line, "part": "spelling", "text": typed, "unknown": [], "why": why, "names": [],
-                      "acts": False})  # fmt: skip
+        notes.append(text_note(line, "spelling", typed, why))
     return text, notes[::-1]
 
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
-from mindzero.domains.household.mmtom.lexicon import lemma, lexicon
+from mindzero.domains.household.mmtom.lexicon import lemma, lexicon, text_note
 
 #: The longest short form taken as an abbreviation (characters).
 MAX_SHORT = 6
@@ -59,19 +60,25 @@ def _is_short(word: str) -> bool:
     return lemma(bare) not in lexicon().known and bare not in lexicon().known
 
 
-def definitions(text: str) -> list[Definition]:
-    """The definitions in ``text``: "FULL (SHORT)", "SHORT = FULL", "FULL = SHORT", and an arrow
-    defined as walking."""
+@cache
+def _forms() -> list[tuple[re.Pattern, bool]]:
+    """(pattern, defines a symbol) of each way of defining: "FULL (SHORT)", "SHORT = FULL",
+    "FULL = SHORT", an arrow defined as walking, "@" as the starting room (built once: every story
+    read is searched)."""
     names = "|".join(map(re.escape, _full_names()))
-    forms = [
+    return [
         (re.compile(rf"\b(?P<full>{names})\s*\((?P<short>{SHORT})\)", re.I), False),
         (re.compile(rf"(?<![\w-])(?P<short>{SHORT})\s*=\s*(?P<full>{names})\b", re.I), False),
         (re.compile(rf"\b(?P<full>{names})\s*=\s*(?P<short>{SHORT})(?![\w-])", re.I), False),
         (re.compile(rf"{QUOTE}(?P<short>->|→|=>){QUOTE}\s*=\s*(?P<full>{WALKING})\b", re.I), True),
         (re.compile(rf"{QUOTE}(?P<short>@){QUOTE}\s*(?:=|marks|means)\s*(?:the )?(?P<full>{STARTING})", re.I), True),
     ]
+
+
+def definitions(text: str) -> list[Definition]:
+    """The definitions in ``text`` (:func:`_forms`)."""
     found = []
-    for form, arrow in forms:
+    for form, arrow in _forms():
         for m in form.finditer(text):
             if arrow or (_is_short(m["short"]) and m["short"].lower() != m["full"].lower()):
                 full = SYMBOLS.get(m["short"], m["full"].lower())
@@ -136,5 +143,4 @@ def expand_shorthand(text: str) -> tuple[str, list[dict]]:
             text = _use(short).sub(lambda u, full=full: full + ("s" if u["plural"] else ""), text)
     said = ", ".join(f"{short!r} as {full!r}" for short, (full, _) in first.items())
     line = min(line for _, line in first.values())
-    return text, [{"line": line, "part": "shorthand", "text": said[:80], "unknown": [],
-                   "why": f"read {said} (defined in the text)", "names": [], "acts": False}]  # fmt: skip
+    return text, [text_note(line, "shorthand", said[:80], f"read {said} (defined in the text)")]
