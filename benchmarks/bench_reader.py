@@ -78,6 +78,14 @@ def same_state(rows: list[dict], sources: list[dict]) -> float | None:
     return same / len(rows)
 
 
+def by_user(name: str, rows: list[dict]) -> dict[str, list[dict]]:
+    """Rows of a set split by their user style (``habits[0]`` is ``user:<style>``), in first-seen order."""
+    split: dict[str, list[dict]] = {}
+    for row in rows:
+        split.setdefault(f"{name} {row['habits'][0].removeprefix('user:')}", []).append(row)
+    return split
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mmtom", default="../shared/data/mmtom_qa/questions.jsonl", help="MMToM-QA questions")
@@ -87,10 +95,13 @@ def main() -> None:
             "answer-changing (b)": DATA / "answer_changing.jsonl", "held-out free": DATA / "heldout_free.jsonl",
             "held-out 2": DATA / "heldout2.jsonl", "held-out 3": DATA / "heldout3.jsonl",
             "held-out 4": DATA / "heldout4.jsonl", "held-out 5": DATA / "heldout5.jsonl",
-            "held-out 6": DATA / "heldout6.jsonl"}
+            "held-out 6": DATA / "heldout6.jsonl", "held-out 7": DATA / "heldout7.jsonl"}
     # development twins of held-out 6: the same users' briefs, other source questions (DEV6.md)
     sets |= {f"dev 6 {style}": DATA / f"dev6_{style}.jsonl" for style in DEV6_STYLES}
     rows = {name: [json.loads(line) for line in path.read_text().splitlines()] for name, path in sets.items()}
+    # held-out 7 per user (aggregates only) and its development twins (HELDOUT7.md, dev7.jsonl)
+    rows |= by_user("held-out 7", rows["held-out 7"])
+    rows |= by_user("dev 7", [json.loads(line) for line in (DATA / "dev7.jsonl").read_text().splitlines()])
     print(f"parser load: {load_time():.2f} s")
     times = read_times([r["question"] for r in rows["MMToM-QA original"]])
     print(f"reading, {len(times)} MMToM stories: median {1e3 * np.median(times):.1f} ms, "

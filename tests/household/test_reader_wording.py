@@ -611,3 +611,15 @@ def test_another_named_person_is_neither_the_person_nor_an_unknown_word() -> Non
     s = state(story, "Is Anna trying to get (a) a salmon or (b) an apple?")
     assert s["story"] == {"person": "Anna", "start": "livingroom", "visits": ["kitchen/microwave"]}
     assert [u["why"] for u in s["unread"]] == ["names someone else: whose action is it?"]  # Ben's fridge
+
+
+@pytest.mark.parametrize("resting", ["is dozing", "was snoozing", "is lying on the sofa", "is pottering about"])
+def test_where_a_resting_person_starts(resting: str) -> None:
+    story = (
+        "The flat has a kitchen and a living room. The kitchen has a fridge with a cupcake in it and a cabinet "
+        f"holding a plate. The living room has a sofa.\nGrandpa Joe {resting} in the living room. He gets up, "
+        "walks to the kitchen, opens the fridge and closes it, then walks towards the cabinet.\n"
+    )
+    s = state(story, "Is Grandpa Joe after (a) a plate or (b) a cupcake?")
+    assert s["story"]["start"] == "livingroom" and s["story"]["visits"][-1] == "kitchen/kitchencabinet/1"
+    assert not s["unread"]

@@ -679,7 +679,8 @@ def _resolve(
     scene: Scene, kind: str, index: int | None, from_right: bool, room: str, create: bool = True
 ) -> str | None:
     """The place id a story mention names: kitchen cabinets by ordinal; "a cabinet" in the room the
-    person is in (or the only non-kitchen cabinet); others by kind, preferring the current room.
+    person is in (or the only non-kitchen cabinet, or the room's one kitchen cabinet); others by
+    kind, preferring the current room.
     ``create``: a kitchen cabinet or appliance the description did not name is added (the actions
     name it); a question only names places that exist."""
     if kind == "cabinet" and index is not None:
@@ -693,7 +694,8 @@ def _resolve(
     if kind == "cabinet":
         here = [p for p in scene.places.values() if p.kind in ("cabinet", "bathroomcabinet") and p.room == room]
         anywhere = [p for p in scene.places.values() if p.kind == "cabinet"]
-        pick = here or anywhere
+        numbered = [p for p in scene.places.values() if p.kind == "kitchencabinet" and p.room == room]
+        pick = here or anywhere or numbered
         return pick[0].id if len(pick) == 1 else None
     here = [p for p in scene.places.values() if p.kind == kind and p.room == room]
     anywhere = [p for p in scene.places.values() if p.kind == kind]
