@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 
 from mindzero.core.errors import UserError
 from mindzero.domains.household.mmtom.dictation import punctuate_run_ons
+from mindzero.domains.household.mmtom.formats import rewrite_formats
 from mindzero.domains.household.mmtom.lexicon import (
     NEGATING,
     Mention,
@@ -1110,12 +1111,13 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
     question); ``questions`` asked about it lend their names of the person. Sentences that name the
     person or a verb of walking, opening or closing are actions, in the order told; the others
     describe the apartment as it was at the start. ``strict``: an unread sentence is an error."""
-    text, expanded = expand_shorthand(check_text(text))
+    text, formatted = rewrite_formats(check_text(text))
+    text, expanded = expand_shorthand(text)
     text, rewritten = rewrite_notation(text)
     text, respelled = _respell(text)
     _check_english(text)
     text, dictated = punctuate_run_ons(text)
-    respelled += expanded + rewritten + dictated
+    respelled += formatted + expanded + rewritten + dictated
     spans, embedded, person, acts_from = _layout(text)
     context = _context(" ".join([text, *questions]))
     story = text[: len(text) - len(embedded)]

@@ -1,0 +1,280 @@
+"""Stories pasted from other formats, rewritten into the prose and line form the reader takes
+(``kitchen > fridge: plate, cupcake``, see :mod:`~mindzero.domains.household.mmtom.notation`):
+
+- a chat export (``[19:02] Priya: ...``, ``12/03/24, 21:15 - Sam: ...``, a ``Marco — 14:20`` line
+  over each message): the stamps and speakers go, each message ends as a sentence;
+- a spreadsheet pasted as tab- or ``|``-separated columns (a header such as Room / Furniture /
+  Contents / Qty says which column is which; ``-`` or ``(none)`` is empty, a blank cell says
+  nothing), and the legend under it (``"-" means empty``);
+- a Markdown or indented outline: a room heading (``## Kitchen``, ``- Kitchen:``) over bullets of
+  furniture whose deeper bullets are its contents (numbered ones under cabinets: ``#1``, ``#2``);
+  another heading ends the room's list and stays as it is.
+
+Each pass touches only lines in its form and notes what it changed; prose passes through as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+
+from mindzero.domains.household.mmtom.lexicon import lexicon, text_note
+
+TIME = r"\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?"
+DATE = r"\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4},?"
+SPEAKER = r"(?P<who>[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)?)"
+#: "[19:02] Priya: ok so", "12/03/24, 21:15 - Sam: the kitchen", "21:15 Sam: ..."
+STAMPED = re.compile(rf"^\s*(?:\[(?:{DATE}\s*)?{TIME}\]|(?:{DATE}\s*)?{TIME}\s*[-–—]?)\s*{SPEAKER}\s*:\s*(?P<said>.*)$")
+#: "Marco — 14:20", "Dana  9:14 AM", "Dana — Today at 09:14": a speaker over the lines that follow.
+HEADER = re.compile(rf"^\s*{SPEAKER}\s*[-–—]?\s*(?:(?:Today|Yesterday) at\s+)?(?:{DATE}\s*)?{TIME}\s*$")
+#: Markdown emphasis and code marks: "**empty**", "__Kitchen__", "`fridge`".
+EMPHASIS = re.compile(r"\*\*|__|`|(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])")
+HEADING = re.compile(r"^\s*#{1,6}\s+(?P<text>.*?)\s*#*\s*$")
+BULLET = re.compile(r"^(?P<indent>\s*)(?P<mark>[-*•+·]|\d{1,2}[.)])\s+(?P<text>\S.*?)\s*$")
+NUMBERED_ITEM = re.compile(r"^(?:cabinet|cupboard|no\.?)?\s*#?(?P<n>\d{1,2})\s*[:)=-]\s*(?P<text>.*)$", re.I)
+SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+#: Words that make a cell empty ("-", "(none)", "EMPTY"); a blank cell says nothing.
+EMPTY_CELL = re.compile(r"^\(?\s*(?:-+|–|—|none|empty|nothing|n/?a|all empty)\s*\)?$", re.I)
+#: A legend under a table: '"-" means empty', "(none) = empty", "blank = not described".
+LEGEND = re.compile(
+    r"^\s*\(?\s*(?:[\"'“]?(?:-|–|—|\(none\)|none|\(empty\)|empty|blank|an? (?:blank|empty) cell|x)[\"'”]?"
+    r"\s*(?:cells?\s*)?"
+    r"(?:=|:|means?|stands for|is)\s*(?:empty|nothing(?: in it)?|not (?:described|listed|known)|none|unknown)"
+    r"(?:[,;]\s*.*)?)\s*\)?\.?\s*$",
+    re.I,
+)
+#: Header words of a table's columns, by the role the column plays.
+COLUMNS = {
+    "room": {"room", "rooms", "area"},
+    "place": {"furniture", "container", "containers", "place", "where", "location", "appliance", "spot", "storage",
+              "unit", "what's there"},
+    "contents": {"contents", "content", "items", "item", "objects", "object", "in / on it", "in/on it", "inside",
+                 "holds", "what's in it", "what", "stuff", "things"},
+    "qty": {"qty", "quantity", "count", "number", "no.", "#", "amount", "n", "how many"},
+}  # fmt: skip
+
+
+def rewrite_formats(text: str) -> tuple[str, list[dict]]:
+    """(the text with chat exports, tables and outlines in the reader's form, a note per pass used)."""
+    notes = []
+    for rewrite in (_chat, _tables, _outline):
+        text, note = rewrite(text)
+        notes += note
+    return text, notes
+
+
+def _end(said: str) -> str:
+    """A message or entry as a sentence: what it says, ended."""
+    said = said.strip()
+    return said if not said or said[-1] in ".!?:;" else said + "."
+
+
+def _chat(text: str) -> tuple[str, list[dict]]:
+    lines = text.split("\n")
+    stamped = [STAMPED.match(line) for line in lines]
+    headers = [HEADER.match(line) for line in lines]
+    if sum(m is not None for m in stamped) < 2 and sum(m is not None for m in headers) < 2:
+        return text, []
+    out, speakers, first = [], [], None
+    for number, (line, said, header) in enumerate(zip(lines, stamped, headers), start=1):
+        if header:
+            speakers.append(header["who"])
+            first = first or number
+            continue
+        if said:
+            speakers.append(said["who"])
+            first = first or number
+            out.append(_end(said["said"]))
+        else:
+            out.append(_end(line) if speakers and line.strip() else line)
+    who = ", ".join(dict.fromkeys(speakers))
+    why = f"read as a chat: {len(speakers)} messages from {who}, stamps and speakers left out"
+    return "\n".join(out), [text_note(first, "format", lines[first - 1][:80], why)]
+
+
+@cache
+def _room_pattern() -> re.Pattern:
+    rooms = "|".join(sorted(map(re.escape, lexicon().rooms), key=len, reverse=True))
+    return re.compile(rf"^(?:the\s+)?({rooms})\b\s*[:,-]?\s*", re.I)
+
+
+def _room_only(text: str) -> str | None:
+    """The room a heading or cell names alone ("Kitchen", "The living room:", "Bathroom (upstairs)")."""
+    text = re.sub(r"\([^()]*\)", "", EMPHASIS.sub("", text)).strip().rstrip(":").strip()
+    m = _room_pattern().match(text)
+    return m[1] if m and not text[m.end() :].strip() else None
+
+
+def _split_room(cell: str) -> tuple[str | None, str]:
+    """("bedroom", "cabinet") from "bedroom cabinet"; a furniture name that starts with a room keeps
+    it ("kitchen", "kitchen table")."""
+    m = _room_pattern().match(cell)
+    if not m or not cell[m.end() :].strip():
+        return None, cell
+    if cell.lower() in lexicon().furniture:
+        return m[1], cell  # "kitchen table", "bathroom cabinet": the furniture's own name says where
+    return m[1], cell[m.end() :]
+
+
+def _cells(line: str) -> list[str] | None:
+    """A table row's cells (tab- or pipe-separated), or None for a line of prose."""
+    if "\t" in line:
+        cells = [c.strip() for c in line.strip("\n").split("\t")]
+    elif line.count("|") >= 2 or (line.count("|") == 1 and not line.strip().startswith("|")):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    else:
+        return None
+    return cells if sum(bool(c) for c in cells) >= 2 else None
+
+
+def _roles(header: list[str]) -> list[str] | None:
+    """Each header cell's role, or None if the row is data (a cell that names no column)."""
+    roles = []
+    for cell in header:
+        words = EMPHASIS.sub("", cell).strip().lower()
+        role = next((r for r, names in COLUMNS.items() if words in names), None)
+        if role is None and words:
+            return None
+        roles.append(role or "")
+    return roles
+
+
+@dataclass
+class _Entry:
+    """One place of a table or outline and what it holds, as the line form writes it."""
+
+    room: str | None
+    place: str
+    contents: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        head = f"{self.room} > {self.place}" if self.room else self.place
+        return _end(f"{head}: {', '.join(self.contents)}" if self.contents else head)
+
+
+def _row_entry(cells: list[str], roles: list[str] | None) -> _Entry | None:
+    cells = [EMPHASIS.sub("", c).strip() for c in cells]
+    if roles is None:  # no header: [room,] place, contents
+        first = _room_only(cells[0]) if cells else None
+        roles = (["room"] if first else []) + ["place", "contents", "qty"][: len(cells) - bool(first)]
+        roles += [""] * (len(cells) - len(roles))
+    by = {role: cell for role, cell in zip(roles, cells) if role}
+    room, place = by.get("room") or None, by.get("place", "")
+    if room and not _room_only(room):
+        return None
+    if not place:
+        return None
+    split_room, place = _split_room(place)
+    room = room or split_room
+    contents = by.get("contents", "")
+    if "contents" not in by and "place" in by and room and not any(r == "contents" for r in roles):
+        return _Entry(room, place)  # a furniture column: "table x2; cabinet x8"
+    if EMPTY_CELL.match(contents):
+        return _Entry(room, place, ["empty"])
+    if not contents:
+        return _Entry(room, place)
+    qty = by.get("qty", "").strip()
+    if qty.isdigit() and int(qty) > 1:
+        contents = f"{contents} x{qty}"
+    return _Entry(room, place, [contents])
+
+
+def _tables(text: str) -> tuple[str, list[dict]]:
+    lines = text.split("\n")
+    out, first, n_rows, i = [], None, 0, 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and (_cells(lines[j]) is not None or (j > i and SEPARATOR.match(lines[j]))):
+            j += 1
+        if j - i < 2:
+            out.append(lines[i])
+            i += 1
+            continue
+        rows = [_cells(line) for line in lines[i:j] if not SEPARATOR.match(line)]
+        roles = _roles(rows[0])
+        entries: list[_Entry] = []
+        for cells in rows[1:] if roles else rows:
+            entry = _row_entry(cells, roles)
+            if entry is None:
+                entries = []
+                break
+            last = entries[-1] if entries else None
+            if last and (last.room, last.place) == (entry.room, entry.place) and entry.contents != ["empty"]:
+                last.contents += entry.contents
+            else:
+                entries.append(entry)
+        if not entries:
+            out += lines[i:j]
+        else:  # as many lines as the table had, so that later notes name the lines as written
+            out += [e.line() for e in entries] + [""] * (j - i - len(entries))
+            first, n_rows = first or i + 1, n_rows + len(rows)
+        i = j
+    if first is None:
+        return text, []
+    legends = [k for k, line in enumerate(out) if LEGEND.match(line)]
+    why = f"{n_rows} table rows read as places and contents"
+    if legends:
+        why += f", {len(legends)} legend line(s) left out"
+    kept = ["" if k in legends else line for k, line in enumerate(out)]
+    return "\n".join(kept), [text_note(first, "format", lines[first - 1][:80], why)]
+
+
+def _outline(text: str) -> tuple[str, list[dict]]:
+    lines = text.split("\n")
+    out: list[str] = []  # a line for each line (left out: ""), so that later notes name lines as written
+    room, room_indent, entry = None, -1, None
+    item_indent, children, numbered = -1, [], []
+    changed: list[int] = []
+
+    def flush() -> None:
+        nonlocal entry, children, numbered
+        if entry is None:
+            return
+        at, head = entry
+        if any(":" in c for c in children):  # sub-places: "one table: a plate", "the other table: ..."
+            out[at] = "\n".join(_Entry(room, p).line() for p in [head, *children])
+        else:
+            items = [f"#{n}: {c}" for n, c in zip(numbered, children)] if all(numbered) and children else children
+            place, _, said = head.partition(":")
+            place, empty = re.subn(r"\s*\(\s*empty\s*\)\s*$", "", place, flags=re.I)
+            said = said.strip()
+            contents = (["empty"] if empty else []) + ([said] if said else []) + items
+            sep = " | " if items and all(numbered) else ", "
+            out[at] = _Entry(room, place.strip(), [sep.join(contents)] if contents else []).line()
+        entry, children, numbered = None, [], []
+
+    for number, raw in enumerate(lines, start=1):
+        line = EMPHASIS.sub("", raw)
+        heading, bullet = HEADING.match(line), BULLET.match(line)
+        named = _room_only((heading or bullet)["text"]) if heading or bullet else _room_only(line)
+        if named and (heading or bullet or line.rstrip().endswith(":")):
+            flush()
+            room, room_indent = named, len(bullet["indent"]) if bullet else -1
+            out.append("")
+            changed.append(number)
+            continue
+        if bullet and room and len(bullet["indent"]) > room_indent:
+            indent = len(bullet["indent"])
+            if entry is not None and indent > item_indent:
+                child = bullet["text"].rstrip(".;,")
+                item = NUMBERED_ITEM.match(child)  # "#1: an apple" under "- 4 cabinets"
+                children.append(item["text"] if item else child)
+                mark = bullet["mark"]
+                numbered.append(int(item["n"]) if item else int(mark[:-1]) if mark[0].isdigit() else 0)
+                out.append("")
+            else:
+                flush()
+                entry, item_indent = (len(out), bullet["text"].rstrip(".;,")), indent
+                out.append("")
+            changed.append(number)
+            continue
+        if line.strip():
+            flush()
+            room = None
+        out.append(raw)
+    flush()
+    if not changed:
+        return text, []
+    why = f"{len(changed)} outline lines read as rooms, places and contents"
+    return "\n".join(out), [text_note(changed[0], "format", lines[changed[0] - 1][:80], why)]

@@ -1,0 +1,101 @@
+"""The household reader on stories pasted from other formats: a chat export, a spreadsheet's
+columns and a Markdown outline. Every story here was written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from mindzero.domains.household.mmtom.formats import rewrite_formats
+from mindzero.domains.household.mmtom.reader import read_question
+
+ACTIONS = "Ravi is in the bedroom. He walks to the kitchen and goes to the microwave, opens it and closes it.\n"
+QUESTION = "Is Ravi trying to get (a) a salmon or (b) a cupcake?"
+
+
+def state(text: str) -> dict:
+    return read_question(text).to_json()
+
+
+def places(text: str) -> dict:
+    return state(text)["scene"]["places"]
+
+
+@pytest.mark.parametrize(
+    "stamp",
+    ["[08:41] {who}: {said}", "04/11/2026, 08:41 - {who}: {said}", "08:41 AM {who}: {said}", "{who} — 08:41\n{said}"],
+)
+def test_a_chat_export_reads_as_its_messages_and_chatter_is_no_person(stamp: str) -> None:
+    messages = [
+        ("Kim", "flat is a bedroom and a kitchen"),
+        ("Leo", "kitchen has a fridge with a salmon in it and a microwave"),
+        ("Kim", "microwave has a cupcake"),
+        ("Ada", "lol ok"),
+        ("Kim", "so Ravi starts in the bedroom"),
+        ("Leo", "he goes to the kitchen, walks up to the microwave, opens it and shuts it"),
+        ("Ada", "then he walks towards the fridge"),
+        ("Kim", QUESTION),
+    ]
+    text = "\n".join(stamp.format(who=who, said=said) for who, said in messages)
+    s = state(text)
+    assert s["scene"]["places"] == {"kitchen/fridge": {"salmon": 1}, "kitchen/microwave": {"cupcake": 1}}
+    visits = ["kitchen/microwave (opened)", "kitchen/fridge"]
+    assert s["story"] == {"person": "Ravi", "start": "bedroom", "visits": visits}
+    assert [u["part"] for u in s["unread"] if u["why"]][:1] == ["format"]  # says it read a chat
+
+
+def test_spreadsheet_columns_with_a_header_a_legend_and_counts() -> None:
+    sheet = (
+        "copied from my sheet:\n"
+        "Room\tContainer\tContents\n"
+        "Kitchen\tfridge\tsalmon\n"
+        "Kitchen\tcabinet 1 (from the left)\t(none)\n"
+        "Kitchen\tcabinet 2\tplate x2\n"
+        "Kitchen\tmicrowave\tcupcake, apple\n"
+        "Bedroom\tdesk\t\n"
+        "(none) = empty, blank = not described\n"
+    )
+    assert places(sheet + ACTIONS + QUESTION) == {
+        "kitchen/fridge": {"salmon": 1},
+        "kitchen/kitchencabinet/1": {},
+        "kitchen/kitchencabinet/2": {"plate": 2},
+        "kitchen/microwave": {"apple": 1, "cupcake": 1},
+        "bedroom/desk": {},
+    }
+
+
+def test_a_pipe_table_whose_places_carry_their_room_and_an_item_per_row() -> None:
+    table = (
+        "| Where | Item | Qty |\n|---|---|---|\n"
+        "| kitchen fridge | salmon | 1 |\n| kitchen fridge | apple | 3 |\n"
+        "| microwave | cupcake | 1 |\n| bedroom cabinet | - | 0 |\n| kitchen table | book | 1 |\n"
+        '"-" means empty\n'
+    )
+    assert places(table + ACTIONS + QUESTION) == {
+        "kitchen/fridge": {"apple": 3, "salmon": 1},
+        "kitchen/microwave": {"cupcake": 1},
+        "bedroom/cabinet": {},
+        "kitchen/kitchentable": {"book": 1},
+    }
+
+
+def test_a_markdown_outline_with_nested_contents_numbered_cabinets_and_sub_places() -> None:
+    outline = (
+        "# Ravi's flat\n\n## Kitchen\n- fridge\n  - salmon\n  - 2 apples\n- cabinets (from the left)\n"
+        "  1. plate\n  2. **empty**\n- two tables\n  - one table: a book\n  - the other table: a cupcake\n"
+        "- microwave: *empty*\n\n## Bedroom\n- desk\n\n### What happened\n"
+    )
+    s = state(outline + ACTIONS + QUESTION)
+    assert s["scene"]["places"] == {
+        "kitchen/fridge": {"apple": 2, "salmon": 1},
+        "kitchen/kitchencabinet/1": {"plate": 1},
+        "kitchen/kitchencabinet/2": {},
+        "kitchen/kitchentable": {"book": 1, "cupcake": 1},  # as prose: the apartment's tables are one place
+        "kitchen/microwave": {},
+        "bedroom/desk": {},
+    }
+    assert s["story"]["start"] == "bedroom"
+
+
+def test_prose_and_other_headings_pass_through_unchanged() -> None:
+    prose = "# Notes\nThe kitchen has a fridge | a fridge with a salmon in it.\nRavi is in the bedroom: he sleeps.\n"
+    assert rewrite_formats(prose) == (prose, [])
