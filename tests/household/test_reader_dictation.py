@@ -87,3 +87,25 @@ def test_a_dictated_question_asked_by_name_and_theres_without_an_apostrophe() ->
     assert (story["person"], story["start"]) == ("Priya", "bedroom")  # named in "so is priya looking for"
     assert story["visits"] == ["kitchen/fridge (opened)", "kitchen/microwave"]
     assert reading.query.options == ("apple", "cupcake")
+
+
+def test_a_childs_retelling_misspellings_and_chains_of_and() -> None:
+    """Two-edit misspellings of long words ("cubbord"), a paragraph line that ends without a full
+    stop, clauses chained by "and" with no comma, and "opens and closes each one" after a list of
+    places told over several sentences."""
+    story = (
+        "there is a kichen and a bedroom. the kichen has a fridge and three cubbords and a micowave and a salmon is in "
+        "the fridge and a cupcake and an apple are in the micowave and the cubbords are empty\n"
+        "tom is in the bedroom and then he goes to the kichen and then he goes up to the third cubbord and then the "
+        "first one and then the second and he opens and closes each one and then he walks to the fridge\n"
+    )
+    s = read_question(story + "is tom trying to get (a) a salmon or (b) a cupcake")
+    assert s.to_json()["scene"]["places"] == {
+        "kitchen/fridge": {"salmon": 1},
+        "kitchen/kitchencabinet/1": {},
+        "kitchen/kitchencabinet/2": {},
+        "kitchen/kitchencabinet/3": {},
+        "kitchen/microwave": {"apple": 1, "cupcake": 1},
+    }
+    opened = [f"kitchen/kitchencabinet/{n} (opened)" for n in (3, 1, 2)]
+    assert s.to_json()["story"]["visits"] == [*opened, "kitchen/fridge"]

@@ -60,11 +60,20 @@ def _acting_verbs() -> str:
     return _alternatives(forms)
 
 
+#: "and"s in one comma-less sentence that make it a child's chain ("a sofa and a desk and a book is
+#: on the sofa and ..."), read as a run-on however short.
+CHAINED_ANDS = 4
+
+
 def _run_on(text: str) -> bool:
     """Whether some stretch of ``text`` has :data:`RUN_ON_WORDS` words without an end mark (".",
-    "!", "?", ";", ":") and few commas (a writer's long sentence has one every few words)."""
-    parts = (part.split() for part in re.split(r"[.!?;:]+(?:\s|$)", text))
-    return any(len(words) >= RUN_ON_WORDS and sum(w.endswith(",") for w in words) < len(words) / 15 for words in parts)
+    "!", "?", ";", ":") and few commas (a writer's long sentence has one every few words), or
+    :data:`CHAINED_ANDS` "and"s and no comma."""
+    parts = [part.split() for part in re.split(r"[.!?;:]+(?:\s|$)", text)]
+    chained = any(words.count("and") >= CHAINED_ANDS and not any("," in w for w in words) for words in parts)
+    return chained or any(
+        len(words) >= RUN_ON_WORDS and sum(w.endswith(",") for w in words) < len(words) / 15 for words in parts
+    )
 
 
 def _names(text: str) -> set[str]:
@@ -120,7 +129,16 @@ def _openers() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
         rf"(?:{rooms}|{furniture})s? (?:theres?|we|you|i|it)\b",
         re.I,
     )
-    return subject, placed, re.compile(r"\b(?:and )?there(?:'s|s| is| are)\b", re.I)
+    return subject, placed, re.compile(rf"\b(?:and )?there(?:'s|s| is| are)\b|{_objects_placed()}", re.I)
+
+
+def _objects_placed() -> str:
+    """A regex of a clause that starts with objects and says where they are ("and a book is on the
+    sofa", "a wine glass and another book are on the table")."""
+    objects = _alternatives([*lexicon().objects, *lexicon().ambiguous])
+    det = r"(?:a|an|another|one|two|three|four|five|\d+)"
+    item = rf"{det} (?:{objects})(?:s|es)?"
+    return rf"(?<=\band ){item}(?: and {item})* (?:is|are|sits?|lies?|lays?) (?:on|in|inside)\b"
 
 
 def _cuts(story: str, person: re.Pattern) -> list[int]:

@@ -94,10 +94,11 @@ def _place_and_object_words() -> frozenset[str]:
 
 def spelling_fixes(text: str) -> list[tuple[int, str, str]]:
     """(offset, typed, meant) of each misspelt room, furniture or object word
-    (:func:`~mindzero.core.spelling.typo_fixes`): "microwve", "fridg", "cupbaord", "refridgerator".
+    (:func:`~mindzero.core.spelling.typo_fixes`, two edits for long words): "microwve", "fridg",
+    "cupbaord", "refridgerator", "cubbord".
     A real word ("boil", "tablet") and a capitalised one (a name) stay."""
     get, _ = _lemma_table()
-    return typo_fixes(text, _place_and_object_words(), lambda w: w in lexicon().known or bool(get(w)))
+    return typo_fixes(text, _place_and_object_words(), lambda w: w in lexicon().known or bool(get(w)), two=True)
 
 
 @functools.lru_cache(maxsize=65536)

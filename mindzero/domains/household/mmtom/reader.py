@@ -277,16 +277,23 @@ ITEM_START = re.compile(
 )
 
 
+#: Longest line that may be wrapped prose (characters): editors and mail wrap at 72-100; a longer
+#: line is a paragraph of its own, even without end punctuation.
+WRAP_WIDTH = 120
+
+
 def _segments(text: str, cut: int) -> list[tuple[int, str]]:
     """(offset, text) of the lines a story is made of: a line break ends a sentence unless the next
-    line continues it (starts in lower case after a line without end punctuation, and is no
-    :data:`ITEM_START`: wrapped prose);
+    line continues it (starts in lower case after a line of at most :data:`WRAP_WIDTH` characters
+    without end punctuation, and is no :data:`ITEM_START`: wrapped prose);
     offset ``cut`` (where a heading stood) always ends one."""
     out, start = [], 0
     for m in re.finditer(r"\n", text):
         before, after = text[start : m.start()].rstrip(), text[m.end() :].lstrip(" \t")
         heading = m.end() <= cut <= m.end() + len(text[m.end() :]) - len(after)
+        line = before[before.rfind("\n") + 1 :]
         continues = before and before[-1] not in ".!?:;" and after[:1].islower() and not heading
+        continues = continues and len(line.strip()) <= WRAP_WIDTH
         continues = continues and not ITEM_START.match(after)
         if not continues:
             out.append((start, text[start : m.start()]))
@@ -796,7 +803,11 @@ def _for_each(sent: _Sentence) -> bool:
 
 
 def _visits(
-    sent: _Sentence, scene: Scene, story: Story, room: str | None, each: list[int] | None = None
+    sent: _Sentence,
+    scene: Scene,
+    story: Story,
+    room: str | None,
+    each: list[int] | None = None,
 ) -> tuple[tuple, str]:
     """((visits, start, room) after the sentence, "") or (None, why the sentence cannot be read).
     ``each``: visits "opens it" refers to (a sentence that opens "For each cabinet, ...")."""
@@ -873,7 +884,8 @@ def _visits(
             elif group:
                 if {t.lower_ for t in toks[m.end : m.end + 6]} & {"each", "every", "all", "both"}:
                     # "the eighth, then the fourth, ... — opening and closing each one"
-                    group = sorted({j for j in range(len(story.visits), len(trial)) if trial[j].place} | set(group))
+                    own = {j for j in range(len(story.visits), len(trial)) if trial[j].place}
+                    group = sorted(own | set(group if own else _unopened_run(trial)))
                 _mark_opened(trial, group, closed=False)
             else:
                 return None, "opens something no earlier words name"
@@ -885,6 +897,17 @@ def _visits(
 
 
 NO_START = "before any sentence says where the person starts"
+
+
+def _unopened_run(visits: list[Visit]) -> list[int]:
+    """Indices of the places visited last without opening them ("he goes to the eighth, then the
+    fourth ... and he opens and closes each one", told over several sentences)."""
+    run = []
+    for j in range(len(visits) - 1, -1, -1):
+        if visits[j].place and visits[j].opened:
+            break
+        run += [j] if visits[j].place else []
+    return run[::-1]
 
 
 def _first_room(sent: _Sentence, scene: Scene, room: str | None) -> str | None:
