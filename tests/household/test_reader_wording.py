@@ -623,3 +623,17 @@ def test_where_a_resting_person_starts(resting: str) -> None:
     s = state(story, "Is Grandpa Joe after (a) a plate or (b) a cupcake?")
     assert s["story"]["start"] == "livingroom" and s["story"]["visits"][-1] == "kitchen/kitchencabinet/1"
     assert not s["unread"]
+
+
+def test_a_story_told_to_the_reader_what_you_see_is_the_apartment() -> None:
+    story = (
+        "You're standing in Nadia's flat. It has a kitchen and a lounge.\n"
+        "In the kitchen you'll see a fridge and a microwave; if you open the fridge you'll find a salmon, and "
+        "when you look, the microwave is empty. In the lounge you can see a sofa, and you look on the sofa and "
+        "notice a book.\nNow watch: Nadia is in the lounge. She walks into the kitchen and over to the fridge.\n"
+    )
+    s = state(story, "What do you think: is Nadia after (a) a salmon or (b) a book?")
+    seen = {"kitchen/fridge": {"salmon": 1}, "kitchen/microwave": {}, "livingroom/sofa": {"book": 1}}
+    assert s["scene"]["places"] == seen
+    assert s["story"] == {"person": "Nadia", "start": "livingroom", "visits": ["kitchen/fridge"]}
+    assert [u["part"] for u in s["unread"]] == ["onlooker"]  # a note, nothing unread
