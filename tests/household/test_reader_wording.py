@@ -637,3 +637,35 @@ def test_a_story_told_to_the_reader_what_you_see_is_the_apartment() -> None:
     assert s["scene"]["places"] == seen
     assert s["story"] == {"person": "Nadia", "start": "livingroom", "visits": ["kitchen/fridge"]}
     assert [u["part"] for u in s["unread"]] == ["onlooker"]  # a note, nothing unread
+
+
+def test_the_writers_own_corrections_the_last_word_on_a_fact_is_the_fact() -> None:
+    story = (
+        "The flat has a kitchen and a bedroom. The kitchen has a fridge, a microwave and three cabinets. The fridge "
+        "has two cupcakes, no wait, one cupcake, and a salmon. There's an apple on the microwave, sorry, in the "
+        "microwave. The first cabinet is empty, the second has a plate, I mean a dish bowl, and the third one is "
+        "empty.\nLeo is in the kitchen, actually no, he's in the bedroom, and he walks to the kitchen and goes up to "
+        "the fridge, or rather the microwave.\n"
+    )
+    s = state(story, "Is Leo trying to get (a) a salmon or (b) an apple?")
+    assert s["scene"]["places"] == {
+        "kitchen/fridge": {"cupcake": 1, "salmon": 1},
+        "kitchen/microwave": {"apple": 1},
+        "kitchen/kitchencabinet/1": {},
+        "kitchen/kitchencabinet/2": {"dishbowl": 1},
+        "kitchen/kitchencabinet/3": {},
+    }
+    assert s["story"] == {"person": "Leo", "start": "bedroom", "visits": ["kitchen/microwave"]}
+
+
+def test_british_and_australian_household_words() -> None:
+    story = (
+        "Right, the flat's got a lounge room, a kitchen and a loo. The loo has a cupboard with nothing in it. The "
+        "kitchen has a fridge with a salmon in it and a cooker with a cupcake in it.\nTom is in the front room "
+        "itself. He pops through to the kitchen and nips over to the cooker.\n"
+    )
+    s = state(story, "Which do you reckon: is Tom after (a) a salmon or (b) a cupcake?")
+    assert s["scene"]["places"] == {"bathroom/bathroomcabinet": {}, "kitchen/fridge": {"salmon": 1},
+                                    "kitchen/stove": {"cupcake": 1}}  # fmt: skip
+    assert s["story"] == {"person": "Tom", "start": "livingroom", "visits": ["kitchen/stove"]}
+    assert not s["unread"]

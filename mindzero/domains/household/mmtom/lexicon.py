@@ -299,13 +299,15 @@ def mentions(sent, context: frozenset[str] = frozenset()) -> list[Mention]:
 
 def _back_references(doc, found: list[Mention]) -> list[Mention]:
     """"the other" / "the latter" / "the second one" after furniture of another kind than cabinets
-    ("one of the kitchen tables holds a plate, while the other ...") name that furniture again."""
+    ("one of the kitchen tables holds a plate, while the other ...") name that furniture again;
+    "the eighth one" is a cabinet whatever came before."""
     out: list[Mention] = []
     for m in found:
         earlier = [p for p in out if p.kind == "places"]
         if m.kind == "places" and m.bare and earlier:
             kind = earlier[-1].name
-            if kind != "cabinet":
+            pair = all(index is not None and index <= 2 for _, index, _ in m.places)  # only cabinets have an eighth
+            if kind != "cabinet" and pair:
                 m = Mention("places", m.start, m.end, name=kind, places=[(kind, None, False)])
         out.append(m)
     taken = {i for m in out for i in range(m.start, m.end)}

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 
 from mindzero.core.errors import UserError
 from mindzero.domains.household.mmtom.addressed import describe_for_onlooker
+from mindzero.domains.household.mmtom.corrections import resolve_corrections
 from mindzero.domains.household.mmtom.dictation import punctuate_run_ons
 from mindzero.domains.household.mmtom.formats import rewrite_formats
 from mindzero.domains.household.mmtom.lexicon import (
@@ -1137,12 +1138,13 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
     describe the apartment as it was at the start. ``strict``: an unread sentence is an error."""
     text, formatted = rewrite_formats(check_text(text))
     text, onlooker = describe_for_onlooker(text)
+    text, corrected = resolve_corrections(text)
     text, expanded = expand_shorthand(text)
     text, rewritten = rewrite_notation(text)
     text, respelled = _respell(text)
     _check_english(text)
     text, dictated = punctuate_run_ons(text)
-    respelled += formatted + onlooker + expanded + rewritten + dictated
+    respelled += formatted + onlooker + corrected + expanded + rewritten + dictated
     spans, embedded, person, acts_from = _layout(text)
     context = _context(" ".join([text, *questions]))
     story = text[: len(text) - len(embedded)]

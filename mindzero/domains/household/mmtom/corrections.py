@@ -1,0 +1,89 @@
+"""A writer's corrections of themselves ("two plates, no wait, three plates", "on the coffee
+table, sorry, on the sofa", "Susan is in the living room, actually no, she's in the kitchen"):
+the last word on a fact is the fact. :func:`resolve_corrections` drops what a correction takes
+back before the text is read, and only where it can tell what that is:
+
+- after a marker set off by commas (", no wait,", ", sorry,", ", I mean", ", actually no,",
+  ", scratch that,", ", or rather", ", make that", ", no,") comes the replacement;
+- what it replaces is the phrase of the same kind just before the marker, in the same sentence:
+  objects with their count ("a water glass", "three apples"), a place with its preposition ("on
+  the coffee table"), a room or place with its article ("the kitchen", "the eighth cabinet"), or,
+  when the replacement is a clause of its own ("she's in the kitchen"), the clause before.
+
+A correction whose withdrawn part it cannot find is left as written (and the reader reads what
+it can)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from mindzero.domains.household.mmtom.lexicon import lexicon, text_note
+
+#: The marker of a correction, commas around it (", no wait,", ", sorry,", ", I mean").
+MARKER = re.compile(
+    r",\s*(?:(?:no|oh|oops|erm?)\s*,?\s+)?"
+    r"(?:no wait|wait|no sorry|sorry|i mean|actually no|no actually|scratch that|or rather|make that|correction|no)"
+    r"(?:\s*,\s*(?:wait|sorry|scratch that|i mean|actually|no))*\s*[,:]?\s+",
+    re.I,
+)
+COUNT = r"(?:a|an|one|two|three|four|five|six|seven|eight|\d+|another|just (?:the )?one)"
+PREPOSITION = r"(?:on|in|inside|into|at|under|to|towards?)"
+CLAUSE = re.compile(r"^(?:she|he|they|it|i)(?:'s| is| was| 's)\b|^(?:it's|she's|he's)\b", re.I)
+
+
+def _alternatives(words) -> str:
+    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+
+
+@cache
+def _kinds() -> list[tuple[re.Pattern, re.Pattern]]:
+    """(what a replacement starts with, what it replaces) for each kind of phrase."""
+    lex = lexicon()
+    things = _alternatives([*lex.objects, *lex.ambiguous])
+    places = _alternatives([*lex.rooms, *lex.furniture, "cabinet", "cupboard", "one"])
+    ordinal = _alternatives(lex.ordinals)
+    place = rf"(?:the|a|an|that|this) (?:(?:{ordinal}|\w+) ){{0,2}}?(?:{places})s?"
+    objects = rf"{COUNT} (?:\w+ )?(?:{things})(?:s|es)?"
+    return [
+        (re.compile(rf"^{objects}\b", re.I), re.compile(rf"\b{objects}\b", re.I)),
+        (re.compile(rf"^{PREPOSITION} {place}\b", re.I), re.compile(rf"\b{PREPOSITION} {place}\b", re.I)),
+        (re.compile(rf"^{place}\b", re.I), re.compile(rf"\b{place}\b", re.I)),
+        (re.compile(rf"^(?:the )?(?:{ordinal})\b", re.I), re.compile(rf"\b(?:the )?(?:{ordinal})\b", re.I)),
+    ]
+
+
+def _withdrawn(before: str, after: str) -> int | None:
+    """Where the phrase that ``after`` replaces starts in ``before`` (the sentence so far), or None."""
+    for starts, phrase in _kinds():
+        if starts.match(after):
+            found = list(phrase.finditer(before))
+            return found[-1].start() if found else None
+    if CLAUSE.match(after):
+        cut = max(before.rfind(","), before.rfind("."), before.rfind(";"))
+        start = cut + 1 if cut >= 0 else 0
+        return start + len(before[start:]) - len(before[start:].lstrip())
+    return None
+
+
+def resolve_corrections(text: str) -> tuple[str, list[dict]]:
+    """(the text with what each correction takes back left out, a note per line changed)."""
+    notes, out = [], []
+    for number, line in enumerate(text.split("\n"), start=1):
+        new, changed = line, 0
+        while m := next((m for m in MARKER.finditer(new) if _withdrawn(_sentence(new, m.start()), new[m.end() :])
+                         is not None), None):  # fmt: skip
+            start = m.start() - len(_sentence(new, m.start())) + _withdrawn(_sentence(new, m.start()), new[m.end() :])
+            new = new[:start] + new[m.end() :]
+            changed += 1
+        if changed:
+            why = f"{changed} correction(s) by the writer: what each took back left out"
+            notes.append(text_note(number, "correction", line[:80], why))
+        out.append(new)
+    return "\n".join(out), notes
+
+
+def _sentence(text: str, end: int) -> str:
+    """The sentence that ends at ``end`` so far (from after the last ".", "!" or "?")."""
+    cut = max(text.rfind(".", 0, end), text.rfind("!", 0, end), text.rfind("?", 0, end))
+    return text[cut + 1 : end]
