@@ -47,8 +47,12 @@ WATCH = re.compile(
     r"(?: closely| carefully| this)?(?: [A-Z]\w*)?\s*[:.!]\s*",
     re.I | re.M,
 )
-#: The onlooker appears at all: one of these must match before anything is rewritten.
-ONLOOKER = re.compile(rf"\byou(?:'re| are) (?:standing |sitting )?in\b|{YOU_SEE.pattern}", re.I)
+#: The onlooker appears at all: one of these must match before anything is rewritten (the reader
+#: reads "Inside the fridge, you'll find ..." as it is, as in MMToM-QA's own descriptions).
+ONLOOKER = re.compile(
+    rf"{YOU_ARE_IN.pattern}|{YOU_LOOK.pattern}|\b{YOU}{MODAL}(?:notice|spot|discover|observe|spy|count)\b",
+    re.I | re.M,
+)
 
 
 def _home(m: re.Match) -> str:
