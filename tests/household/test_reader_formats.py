@@ -99,3 +99,21 @@ def test_a_markdown_outline_with_nested_contents_numbered_cabinets_and_sub_place
 def test_prose_and_other_headings_pass_through_unchanged() -> None:
     prose = "# Notes\nThe kitchen has a fridge | a fridge with a salmon in it.\nRavi is in the bedroom: he sleeps.\n"
     assert rewrite_formats(prose) == (prose, [])
+
+
+def test_comma_separated_columns_with_quoted_cells_and_a_bold_room_over_bullets() -> None:
+    pasted = (
+        "Room,Container,Contents,Qty\nKitchen,fridge,\"salmon, apple\",1\nKitchen,microwave,cupcake,2\n"
+        "Bedroom,desk,,\n\n**Bathroom**\n- cabinet: empty\n"
+    )
+    assert places(pasted + ACTIONS + QUESTION) == {
+        "kitchen/fridge": {"apple": 1, "salmon": 1},
+        "kitchen/microwave": {"cupcake": 2},
+        "bedroom/desk": {},
+        "bathroom/bathroomcabinet": {},
+    }
+
+
+def test_a_list_of_rooms_in_prose_is_no_csv_table() -> None:
+    prose = "Rooms, kitchen, bedroom\nThe kitchen has a fridge, a stove, and a table.\n"
+    assert rewrite_formats(prose) == (prose, [])

@@ -3,7 +3,7 @@
 
 - a chat export (``[19:02] Priya: ...``, ``12/03/24, 21:15 - Sam: ...``, a ``Marco — 14:20`` line
   over each message): the stamps and speakers go, each message ends as a sentence;
-- a spreadsheet pasted as tab- or ``|``-separated columns (a header such as Room / Furniture /
+- a spreadsheet pasted as tab-, ``|``- or comma-separated columns (a header such as Room / Furniture /
   Contents / Qty says which column is which; ``-`` or ``(none)`` is empty, a blank cell says
   nothing), and the legend under it (``"-" means empty``);
 - a Markdown or indented outline: a room heading (``## Kitchen``, ``- Kitchen:``) over bullets of
@@ -15,6 +15,7 @@ Each pass touches only lines in its form and notes what it changed; prose passes
 
 from __future__ import annotations
 
+import csv
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -180,18 +181,34 @@ def _row_entry(cells: list[str], roles: list[str] | None) -> _Entry | None:
     return _Entry(room, place, [contents])
 
 
+def _csv_block(lines: list[str], i: int) -> int:
+    """The end of a comma-separated table starting at line ``i`` (its first line a header of
+    column names, "Room,Container,Contents"; quoted cells may hold commas), or ``i`` if none."""
+    header = next(csv.reader([lines[i]]), [])
+    if len(header) < 2 or _roles(header) is None:
+        return i
+    j = i + 1
+    while j < len(lines) and lines[j].strip() and len(next(csv.reader([lines[j]]), [])) == len(header):
+        j += 1
+    return j
+
+
 def _tables(text: str) -> tuple[str, list[dict]]:
     lines = text.split("\n")
     out, first, n_rows, i = [], None, 0, 0
     while i < len(lines):
-        j = i
-        while j < len(lines) and (_cells(lines[j]) is not None or (j > i and SEPARATOR.match(lines[j]))):
-            j += 1
+        j = _csv_block(lines, i)
+        if j > i + 1:
+            rows = [[c.strip() for c in row] for row in csv.reader(lines[i:j])]
+        else:
+            j = i
+            while j < len(lines) and (_cells(lines[j]) is not None or (j > i and SEPARATOR.match(lines[j]))):
+                j += 1
+            rows = [_cells(line) for line in lines[i:j] if not SEPARATOR.match(line)]
         if j - i < 2:
             out.append(lines[i])
             i += 1
             continue
-        rows = [_cells(line) for line in lines[i:j] if not SEPARATOR.match(line)]
         roles = _roles(rows[0])
         entries: list[_Entry] = []
         for cells in rows[1:] if roles else rows:
@@ -248,7 +265,8 @@ def _outline(text: str) -> tuple[str, list[dict]]:
         line = EMPHASIS.sub("", raw)
         heading, bullet = HEADING.match(line), BULLET.match(line)
         named = _room_only((heading or bullet)["text"]) if heading or bullet else _room_only(line)
-        if named and (heading or bullet or line.rstrip().endswith(":")):
+        listed = next((BULLET.match(x) for x in lines[number:] if x.strip()), None)  # "**Kitchen**" over bullets
+        if named and (heading or bullet or line.rstrip().endswith(":") or listed):
             flush()
             room, room_indent = named, len(bullet["indent"]) if bullet else -1
             out.append("")
