@@ -669,3 +669,13 @@ def test_british_and_australian_household_words() -> None:
                                     "kitchen/stove": {"cupcake": 1}}  # fmt: skip
     assert s["story"] == {"person": "Tom", "start": "livingroom", "visits": ["kitchen/stove"]}
     assert not s["unread"]
+
+
+def test_going_again_to_the_room_one_is_in_is_no_new_visit() -> None:
+    story = (
+        "The flat has a kitchen and a bedroom. The bedroom has a cabinet with a book in it. The kitchen has a fridge "
+        "with a salmon in it.\nMia starts in the kitchen. She goes to the bathroom, sorry, I mean the bedroom, she "
+        "goes to the bedroom, walks up to the cabinet there and is about to open it.\n"
+    )
+    s = state(story, "Is Mia trying to get (a) a book or (b) a salmon?")
+    assert s["story"] == {"person": "Mia", "start": "kitchen", "visits": ["bedroom/cabinet"]}

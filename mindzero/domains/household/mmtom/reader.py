@@ -837,6 +837,8 @@ def _visits(
                 continue  # "the first cabinet in the kitchen": which cabinet, not a walk
             if i + 1 < len(found) and found[i + 1].kind == "places" and found[i + 1].start == m.end:
                 continue  # "the bedroom cabinet": which cabinet
+            if m.name == cur and (not trial or trial[-1].place is None):
+                continue  # "... goes to the bedroom, she goes to the bedroom": already there
             cur = m.name
             trial.append(Visit(cur))
             group, opening, repeating = [], False, False
