@@ -15,10 +15,11 @@ from mindzero.stories.paraphrase import (
     read_sentence,
     sentences,
     story_names,
+    thread_marks,
     title_shouted_names,
 )
 from mindzero.stories.questions import read_question as _question_in_words
-from mindzero.stories.templates import NAME, THING, Enter, Event, Exit, IsIn, move_people, parse_line
+from mindzero.stories.templates import NAME, THING, Enter, Event, Exit, IsIn, Move, move_people, parse_line
 
 _NUMBERED = re.compile(r"^\s*(\d+)\s+(.*\S)\s*$")
 
@@ -51,6 +52,9 @@ class StoryText:
 IMPLICIT_ROOM = "room"
 
 
+#: The words a question of where something is (or is believed to be) has.
+_ASKS_PLACE = re.compile(r"\b(?:where|whither|which|what place|location|container)\b", re.I)
+
 #: A question without its "?" (a dictated "so where does ben think the radish is").
 ASKS_WHERE = re.compile(r"^(?:(?:okay|ok|so|and|now|then)[,]?\s+)*where\b", re.I)
 
@@ -61,7 +65,7 @@ def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
     ``reworded`` (line 0); if that reading fails too, or names another room, the first error stands.
     Hesitations ("um") are no words of it, and a story without capital letters (dictated) gets its
     names capitalised (:func:`~mindzero.stories.paraphrase.capitalise_names`)."""
-    text = bracket_notes(title_shouted_names(capitalise_names(HESITATION.sub("", text))))
+    text = bracket_notes(title_shouted_names(capitalise_names(HESITATION.sub("", thread_marks(text)))))
     try:
         return _read_story(text, ignore_unknown)
     except UserError as error:
@@ -102,7 +106,11 @@ def _read_story(text: str, ignore_unknown: bool = False) -> StoryText:
             continue  # preamble such as "Read the following story ..."
         started = True
         for sentence in [m.group(2)] if m else sentences(line):
-            if ASKS_WHERE.match(sentence) or sentence.endswith("?"):
+            if sentence.endswith("?") and not ASKS_WHERE.match(sentence) and not _ASKS_PLACE.search(sentence):
+                # no question of where: a statement ("Noah likes the red pantry??") or a rhetorical question
+                # ("Oh, what's this?"), read as a sentence (one that tells nothing is no event)
+                sentence = sentence.rstrip("?!").strip() + "."
+            elif ASKS_WHERE.match(sentence) or sentence.endswith("?"):
                 question = parse_question_or_none(sentence)
                 if question is None:  # in other words: read, and noted as read
                     question = read_question(sentence, f"line {lineno}: ", story_context(story))
@@ -206,6 +214,7 @@ def story_context(story: StoryText) -> Context:
         holding=story.holding,
         group=seen.group,
         left=dict(seen.left),
+        moved=(last.agent, last.obj) if isinstance(last, Move) else None,
     )
 
 
@@ -228,6 +237,10 @@ def read_question(text: str, where: str = "", context: Context | None = None) ->
     if (question := parse_question_or_none(text)) is not None:
         return question
     text = re.sub(r"^\s*[A-Z][A-Z0-9 ]{1,30}:\s*", "", text)  # a label: "CONTINUITY: where ...?", "Q1: ..."
+    # a lead-in: "Let's go to the replay: where ...?", "Run it back — where ...?", "quiz time: where ...?"
+    text = re.sub(r"^[^:—–?]{1,60}?(?::|\s[—–-]+)\s*(?=(?:where|whither|which|in what|in which|what place|"
+                  r"according)\b)",
+                  "", text, flags=re.I)  # fmt: skip
     if context is not None and context.agents and not any(c.isupper() for c in text):
         # a dictated "where does jack think the corn is": the story's people, capitalised
         names = "|".join(sorted((re.escape(a.lower()) for a in context.agents), key=len, reverse=True))

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 
 from mindzero.core.spelling import typo_fixes
-from mindzero.stories.templates import NAME, NOT_NAMES, ROOMS, Enter, Move, move_people, parse_line
+from mindzero.stories.templates import NAME, NOT_NAMES, ROOMS, Enter, Exit, Move, move_people, parse_line
 
 #: Verb classes by lemma; every inflection is read (lemminflect). "move" is both a motion ("moved
 #: to the hall") and a placement ("moved the O to the C"): the words after it decide.
@@ -34,16 +34,17 @@ VERBS: dict[str, tuple[str, ...]] = {
     kind: tuple(words.split())
     for kind, words in {
         "motion": "go walk come step head wander pop run stroll hurry rush dash stride march return proceed arrive "
+        "meet regroup gather assemble reconvene convene pile repair troop "
         "get move hop nip duck sneak slip venture pass race jog skip make rejoin join reenter end follow drift toddle "
         "trot tiptoe scamper crawl creep scurry dart amble saunter",
         "enter": "enter reenter re-enter",
         "leave": "exit leave depart quit vacate vanish disappear withdraw retreat bail scram bounce dip",
         "place": "move put place transfer relocate shift stash tuck stick drop hide pop toss slip stuff shove set "
         "lay throw chuck store bring carry deposit plop leave return switch sneak squirrel dump lodge rehome keep "
-        "bung lob plonk",
+        "bung lob plonk bestow restore",
         "take": "take grab pick remove fetch lift pull retrieve snatch collect get",  # "get" is also motion
-        "stay": "stay wait remain linger hang sit stand idle loiter rest pause spend crouch chill faff hold",
-        "notice": "see notice spot observe glimpse hear spy watch clock",
+        "stay": "stay wait remain linger hang sit stand idle loiter rest pause spend crouch chill faff hold tarry",
+        "notice": "see notice spot observe glimpse hear spy watch clock espy",
         "like": "like enjoy prefer fancy admire",
         "love": "love adore",
         "dislike": "dislike detest",
@@ -66,7 +67,8 @@ ADVERBS = frozenset(
     "secretly privately publicly openly loudly aloud currently afterwards afterward meanwhile first "
     "subsequently thereafter shortly directly simply actually really even gently hastily too likewise "
     "however lastly anyway together herself himself themselves present all both very either always rather "
-    "yet itself tho rn lol btw haha lmao smh omg tbh imo ngl fr idk".split()  # the last a chat's
+    "yet itself tho rn lol btw haha lmao smh omg tbh imo ngl fr idk thereupon forthwith straightway moreover "
+    "presently".split()  # the last a chat's
 )
 #: Words that mark a claim as heard by everyone present, or by the listener alone.
 PUBLIC = frozenset("publicly openly aloud loudly everyone everybody all others group room party crowd company".split())
@@ -97,14 +99,17 @@ _PEOPLE = (
 _NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "2": 2, "3": 3, "4": 4, "5": 5}
 _PARTICLES = frozenset("out up off away down over aside around about along".split())
 #: Words that end a thing's name: where it is, not what it is ("the pear located in ...").
-_STATE_WORDS = frozenset("located situated kept stored placed hidden found sitting sat lying resting now".split())
+_STATE_WORDS = frozenset(
+    "located situated kept stored placed hidden found sitting sat lying resting now lies reposing reposes "
+    "reposed".split()
+)
 _PREP_IN = ("inside of", "in to", "into", "inside", "onto", "within", "in", "on", "to")
 _TIME = re.compile(
     r"\b(?:(?:for|after|within|in|about|during) )?(?:like |about |around |roughly |approximately )?"
-    r"(?:a|an|one|1|two|2|three|3|a few|several|some|another|a couple of)(?: \(\d+\))?"
-    r" (?:more |whole |full |entire |idle |motionless |quiet |silent |still |long )?"
+    r"(?:a|an|one|1|two|2|three|3|a few|several|some|another|a couple of|(?:out )?(?:his|her|their))(?: \(\d+\))?"
+    r" (?:more |whole |full |entire |idle |motionless |quiet |silent |still |long |solid |good )?"
     r"(?:minute|minutes|min|moment|moments|while|second|seconds|bit|hour|hours)"
-    r"(?: of (?:his|her|their) own)?(?: later| or so| afterwards)?\b|\bat the (?:very )?same (?:moment|time)\b"
+    r"(?: of (?:his|her|their) own| of it)?(?: later| or so| afterwards)?\b|\bat the (?:very )?same (?:moment|time)\b"
     r"|\b(?:at|by|around|about) (?:around |about )?(?:this|that|the same) (?:time|moment|point)\b"
     r"|\bat the end\b|\bafter that\b|\bafter this\b"
     r"|\bshortly (?:after|afterwards)\b|\bsoon after(?:wards)?\b|\bright after\b|\bafter a bit\b|\bmoments? later\b"
@@ -113,6 +118,8 @@ _TIME = re.compile(
     r"(?: ?(?:am|pm|hours|hrs)\b)?",
     re.IGNORECASE,
 )
+#: Names in a list: "Owen", "Owen and Ella", "Owen, Ella(,) and Noah".
+_NAMES_PLAIN = r"[A-Z][a-z]+(?:, [A-Z][a-z]+)*(?:,? (?:and|&) [A-Z][a-z]+)?"
 _CONTRACTIONS = (
     (re.compile(r"\bcan't\b|\bcannot\b", re.I), "can not"),
     (re.compile(r"\bwon't\b", re.I), "will not"),
@@ -147,6 +154,57 @@ _CONTRACTIONS = (
         "goes off",
     ),
     (re.compile(r"\bwhilst\b", re.I), "while"),
+    # a live commentator: "Here come A and B into the den!", "here they come into the den: A, B and C!", "Here's
+    # Noah, into the den!", "Everyone's into the den now: A, B and C", ", and out of the den goes Noah!"
+    (re.compile(rf"\b(?:[Hh]ere|[Tt]here) (?:comes?|goes|go) ({_NAMES_PLAIN})\b"), r"\1 come"),
+    (
+        re.compile(rf"\b(?:here|there) (?:they|we) (?:all )?(comes?|goes|go) ([^:—–]*?)\s*[,:—–-]+\s*({_NAMES_PLAIN})"
+                   rf"\s*(?=[.!]|$)", re.I),
+        r"\3 \1 \2",
+    ),
+    (
+        re.compile(rf"^(?:and |now |then )*((?:into|in to|out of) the [a-z][a-z ]*?) (?:they|we) (?:all )?([a-z]+)\s*"
+                   rf"[,:—–-]+\s*({_NAMES_PLAIN})\s*(?=[.!]|$)", re.I),
+        r"\3 \2 \1",
+    ),
+    (re.compile(r"\b(?:[Hh]ere|[Tt]here)(?:'s| is) ([A-Z][a-z]+),? (into|in to|out of|back into)\b"), r"\1 goes \2"),
+    (re.compile(r"^(?:and )?over to ([A-Z][a-z]+),\s+(?=[a-z]+ing\b)", re.I), r"\1 "),
+    (
+        re.compile(rf"\b(?:everyone|everybody)(?:'s| is| are) (into|in|"
+                   rf"out of) the ([a-z][a-z ]*?)(?: now)?\s*[:—–-]+\s*"
+                   rf"({_NAMES_PLAIN})", re.I),
+        r"\3 go \1 the \2",
+    ),
+    (
+        re.compile(r"((?:,\s*|\s+and\s+)(?:and |then |and then |now )?)((?:back )?(?:out of|into|"
+                   r"in to) the [a-z][a-z ]*?|out|in|off|away) "
+                   r"(goes|go|comes|come|went|came) ([A-Z][a-z]+|he|she|they)(?=\s*[,.;!?]|\s*$)"),
+        r"\1\4 \3 \2",
+    ),
+    (re.compile(r"\b((?:back )?(?:into|in to|onto) the [a-z][a-z ]*?) (it|they) (goes|go|went)\b", re.I), r"\2 \3 \1"),
+    (re.compile(r"\b(?:goes|go|went|gets|got|get) to work\s*(?=[:—–])", re.I), ""),  # "Abigail goes to work: she ..."
+    (re.compile(rf"\b(?:[Tt]hey|[Ww]e|[Ee]veryone|"
+                rf"[Ee]verybody)(?: all)? ([a-z]+)\s*[:—–]+\s*({_NAMES_PLAIN}),? (into|to|in) the\b"),
+     r"\2 \1 \3 the"),  # fmt: skip
+    (re.compile(r"\s*(?:[—–,]|\s-)\s*(?:what an?|such an?) [a-z ]{1,30}[!.]*$", re.I), "!"),  # "..., what a reply!"
+    (re.compile(r"\b(come|comes|came|go|goes|went) (?:charging|rushing|running|racing|storming|bursting|tearing|"
+                r"bounding|"
+                r"dashing|hurrying|streaming|piling|trooping|filing)\b", re.I), r"\1"),  # "come charging into"
+    (re.compile(r"\b(?:holds?|held|holding|stands?|stood|standing) (?:his|her|their) ground\b", re.I), "stays"),
+    (re.compile(r"\b(?:stays?|stayed|staying|stands?|stood|standing) rooted to the spot\b", re.I), "stays"),
+    (re.compile(r"\b(?:starts?|started|starting) (?:out |off )?(in|inside)\b", re.I), r"is \1"),
+    (re.compile(r"\b(?:kicks?|kicked) off (in|inside)\b", re.I), r"is \1"),
+    # a nineteenth-century narrator: titles, "took his leave of", "in which", "was to be found in", "from thence"
+    (re.compile(r"\b(?:Master|Miss|Mistress|Mr\.?|Mrs\.?|Ms\.?|Madam|Madame|Lady|Sir|Dame|Lord) (?=[A-Z][a-z])"), ""),
+    (re.compile(r"\b(?:took|takes|take|taking) (?:(?:his|her|their) )?leave of\b", re.I), "left"),
+    (re.compile(r",\s*in which\b", re.I), ", where"),
+    (re.compile(r"\b(declared|declares|announced|announces|said|says|stated|states|proclaimed|proclaims) before "
+                r"(the (?:whole |assembled )?(?:company|party|group|room|others)|everyone|everybody|all)\b", re.I),
+     r"\1 to \2"),  # fmt: skip
+    (re.compile(r"\b(is|was|are|were) to be found (in|inside|within)\b", re.I), r"\1 \2"),
+    (re.compile(r"\b(?:and )?from thence\b", re.I), "then"),
+    (re.compile(r"\b(?:held|holds|hold) (the [a-z]+(?: [a-z]+)?) in (?:no|low|little|poor) (?:esteem|regard)"
+                r"(?: whatever| whatsoever| at all)?", re.I), r"disliked \1"),
     (re.compile(r"\bthe (?:whole )?lot of (?:them|us)\b", re.I), "all of them"),
     (re.compile(r",\s*(?:mate|mind|innit|like)\s*(?=[,.!?]|$)", re.I), ""),
     (re.compile(r",?\s*\bnothing doing\b", re.I), ""),
@@ -162,27 +220,59 @@ _CONTRACTIONS = (
     (re.compile(r"\b(came|comes|come) back (?:down|up)(?:stairs)?\b", re.I), r"\1 back"),
     (re.compile(r"\bpull(?:s|ed|ing)? up (?:to|at)\b", re.I), "goes to"),  # "pulls up to the den": arrives
     # "Ava does the same, stays a minute and leaves": what she does is said after the comma
-    (re.compile(r"\b(?:(?:does|did|do) (?:exactly |just )?the same|(?<=[a-z] )same(?: thing)?),\s+(?=[a-z])"), ""),
+    (re.compile(r"\b(?:(?:does|did|do) (?:exactly |just |the very )?(?:the same|same|likewise)|"
+                r"(?<=[a-z] )same(?: thing)?),\s+"
+                r"(?=[a-z])"), ""),
+    # a name and how long, without a verb: "Emily, same, a minute, then out", "Noah, a minute of stillness, and
+    # then ...", "Lucas, not a muscle moving, a full minute in the hall" (not "Ann, a minute later, ...")
     (
-        re.compile(r"\ba (?:minute|min) of (?:nothing|doing nothing|stillness|quiet|silence|waiting)\b", re.I),
+        re.compile(
+            r"(^|[;:]\s*|,\s*(?:and )?(?:then )?)(?P<who>[A-Z][a-z]+)[,:]?(?:\s*(?:(?:the )?same(?: deal| thing|"
+            r" again)?|last|next|"
+            r"too|also|not a muscle moving|stock[- ]still|frozen(?: in place)?|motionless|unmoving|quite still|"
+            r"dead still)\s*[,:]?)*\s*(?:for\s+)?(?P<how>(?:a|one|1)\s+(?:full |whole |solid |quiet |still |long )?"
+            r"(?:minute|min))\b(?: of (?:absolute |complete |perfect |total |utter )?(?:nothing|doing nothing|"
+            r"stillness|"
+            r"quiet|silence|waiting|standing (?:still|around)|not moving)\b)?(?=\s*(?:[,.;:!?]|$)|\s+(?:then|"
+            r"and|in|there|without)\b)"
+        ),
+        r"\1\g<who> stays \g<how>",
+    ),
+    (
+        re.compile(
+            r"(?<!stays )\b(?:a|one) (?:full |whole |solid )?(?:minute|min) of (?:absolute |complete |perfect |"
+            r"total |utter )?"
+            r"(?:nothing|doing nothing|stillness|quiet|silence|waiting|standing (?:still|around)|not moving)\b",
+            re.I,
+        ),
         "stays a minute",
     ),
     (
-        re.compile(r"\ba (?:quiet|still|silent) minute\b|\ba minute's (?:pause|wait|rest|silence)\b", re.I),
+        re.compile(r"(?<!stays )(?:\ba (?:quiet|still|silent) minute\b|\ba minute's (?:pause|wait|rest|"
+                   r"silence)\b)", re.I),
         "stays a minute",
     ),
     (re.compile(r"\b([Tt]hen|[Aa]nd) away(?=\s*[,.;!]|\s*$)"), r"\1 goes away"),  # "..., a quiet minute and then away"
     (re.compile(r"\b(?:catch|catches|caught) sight of\b", re.I), "saw"),
     (re.compile(r",?\s*\bdead (?:still|quiet|silent)\b", re.I), ""),
     (re.compile(r"(?:\b(?:is|was)|'s) (?:the )?last,\s*"), " "),  # "Hannah's last, sticks around ..."
-    (re.compile(r"\b(then|and) out of the ([a-z_]+(?: [a-z_]+)?)(?=\s*[,.;!]|\s*$)", re.I), r"\1 goes out of the \2"),
+    (re.compile(r"\b(?:is|are|was|were) off,? (?:out of|from) the\b", re.I), "goes out of the"),  # "Ava's off, out of"
+    (re.compile(r"(\bthen|\band|,) out of the ([a-z_]+(?: [a-z_]+)?)(?=\s*[,.;!]|"
+                r"\s*$)", re.I), r"\1 goes out of the \2"),
     (re.compile(r",\s*(?:bless(?: (?:him|her|them))?|for the record|for what it's worth)\s*(?=[,.!?]|$)", re.I), ""),
     (re.compile(r"\bout of the ([a-z_ ]+?),? and (?:then )?(into|to) the\b", re.I), r"from the \1 \2 the"),
     (
         re.compile(r"\b(look|peek|nose) (round|around|about) the [a-z_ ]+?(?=\s+(?:and|then)\b|\s*[,.;]|$)", re.I),
         r"\1 \2",
     ),
-    (re.compile(r"\b(?:has|had|have) a (?:quiet )?word in ([A-Z]\w*)'s ear\b"), r"whispers to \1"),
+    (
+        re.compile(
+            r"\b(?:(?:has|had|have|having|slips|slipped|slip|drops|dropped|drop|puts|put|leans in with|leaned in with|"
+            r"leant in with|leaning in with|with) )?an? (?:quiet |private |little |quick |secret |hushed |sly )?word "
+            r"(?:in(?:to)? ([A-Z]\w*)'s ear|with ([A-Z]\w*)|to ([A-Z]\w*))\b"
+        ),
+        r"whispers to \1\2\3",
+    ),
     (re.compile(r"\bwhisper(s|ed)? in(?:to)? ([A-Z]\w*)'s ear\b"), r"whisper\1 to \2"),
     # what the teller adds: "which it isn't", "Noah is the last one in there" (she stays where she is)
     (re.compile(r",\s*which (?:it|that) (?:is not|isn't|was not|wasn't|is|was)(?: true)?\b", re.I), ""),
@@ -233,6 +323,7 @@ class Context:
     predicate: tuple[str, ...] = ()  # what the last clause said of its subject: "Mila does too" says it again
     group: tuple[str, ...] = ()  # the last people named together: whom "they", "all of them" mean
     left: dict[str, str] = field(default_factory=dict)  # the room each agent left last: where "came back" goes
+    moved: tuple[str, str] | None = None  # (mover, object) of the last event, a move: "Then to the bag." goes on
 
 
 def _one_name(words: list[str]) -> str:
@@ -246,12 +337,27 @@ _STAY_ENDS = frozenset({w for room in ROOMS for w in room.split("_")[-1:]} | {"m
 _FILLER = re.compile(
     r"^(?:(?:okay|ok|so|well|alright|oh no|oh|uh oh|anyway|right|now then)\b[,!]?\s*)+"
     r"|\b(?:lol|btw|haha|by the way|not that it matters|as well|as usual|for (?:his|her|their) part|of course|"
-    r"in turn|from there|ugh|argh|apparently|just so you know|this time|"
+    r"in turn|from there|ugh|argh|apparently|just so you know|this time|at the whistle|as we (?:get|got) (?:under way|"
+    r"underway|going|started)|as we (?:join|pick up|rejoin|go|come|return to) (?:the action|live|back|play)|"
+    r"to start(?= *[!.]| *$)|to (?:get|kick) us (?:going|off|started|under way)|somewhere along the way|look at this|"
+    r"(?:dear )?oh dear|(?:just )?as (?:quickly|fast|swiftly)|we(?: are|'re) told|the stats tell us|folks|"
+    r"make no mistake|"
+    r"in (?:his|her|their) turn|in like (?:fashion|manner)|"
+    r"as it (?:happened|chanced|fell out|turned out)|be it (?:said|known|noted|observed)|it (?:may|must|should|"
+    r"might) be "
+    r"(?:said|observed|noted|owned|remarked|added|confessed|admitted)|for reasons best known to (?:himself|"
+    r"herself|themselves)"
+    r"|poor (?:soul|thing|dear|child|creature)|to (?:his|her|their) (?:vexation|annoyance|dismay|chagrin|sorrow|regret|"
+    r"surprise|delight)|(?:upon|on) the (?:morning|afternoon|evening|day|night) in question|by (?:a|"
+    r"an) (?:small |slight |"
+    r"sad )?(?:misfortune|mischance|accident)|at length|not long (?:thereafter|after)|some while (?:afterwards|"
+    r"after|later)"
+    r"|(?:one|upon a certain|on a certain|one fine) (?:morning|afternoon|evening|day)|"
     r"right away|straight away|(?:almost |nearly )?at once|almost immediately|poor(?= [A-Z])|in the meantime|"
     r"once more|once again|by contrast|"
     r"(?:right |just |soon |shortly )?after (?:him|her|them)|at last)\b"
     r"|,?\s*\b(?:without|not) (?:making|moving|doing|touching|disturbing|changing|saying)\b{rest}"
-    r"|,?\s*(?:making|moving|doing|touching) (?:no|nothing)\b{rest}"
+    r"|,?\s*(?:making|moving|doing|touching) (?:\w+ly )?(?:no|nothing)\b{rest}"
     r"|(?:,\s*|\bwith )no (?:movement|movements|move|moves|moving)\b{rest}"
     # said after where or how long someone stayed: "... in the hall a minute no movements", "... didn't move"
     r"|{after_stay}\s+(?:and )?(?:made |making )?no (?:movement|movements|moves)(?=\s*[.,;!]|\s*$)"
@@ -264,7 +370,12 @@ _FILLER = re.compile(
     r"in plain view of (?:them all|everyone)|for (?:his|her) ears only|at all)\b"
     r"|,\s*(?:alone|on (?:his|her) own) in the [\w ]+?,|,\s*changing (?:his|her|their) minds?,"
     r"|,\s*(?:wherever|whatever|whoever) [^,;.]*,"
-    r"|,?\s*\bwithout (?:any )?(?:movement|movements|a word|\w+ing)\b{rest}"
+    r"|,?\s*\bwithout (?:\w+ing )?so much as (?:an? |one )?\w+\b"
+    r"|,?\s*\bwithout (?:any |the (?:least|smallest|slightest) )?(?:movement|movements|motion|a word|\w+ing)\b{rest}"
+    r"|,\s*(?:not a (?:muscle|finger|toe) moving|not moving a (?:muscle|finger)|not a twitch|not budging(?: an inch)?|"
+    r"(?:does not|doesn't|did not|didn't) budge(?: an inch)?|frozen in place|rooted to the spot)\b"
+    r"|,?\s*\bwithout (?:a|one) (?:twitch|flicker)\b"
+    r"|,?\s*\bin (?:perfect |complete |utter |absolute )?stillness\b|,?\s*\b(?:stirring not at all|not stirring)\b"
     r"|\b(?:got|gets|get|stood|stands|stand) up and\b"
     r"|,?\s*\b(?:side by side|hand in hand|one by one|one after (?:another|the other))\b"
     r"|\bfor a (?:walk|stroll|run|swim|drive|ride)\b"
@@ -293,12 +404,15 @@ _IS = re.compile(
 _NAMES_LIST = r"([A-Z][a-z]*(?:, [A-Z][a-z]*)*,? (?:and|&) [A-Z][a-z]*)"
 _NAMED_GROUP = re.compile(
     rf"\b(?:(?:all|the|both|every one|everyone|everybody)\s*)?(?:\w+ ?)?(?:of them ?)?\({_NAMES_LIST}\)"  # (A, B and C)
-    rf"|\b(?:all|both|the)(?: \w+)?(?: of them)?, {_NAMES_LIST},",  # "All five, A, B and C, went"
+    rf"|\b(?:all|both|the|everyone|"
+    rf"everybody)(?: \w+){{0,2}}(?: of them)?, {_NAMES_LIST},",  # "All five, A, B and C, went"
     re.IGNORECASE,
 )
 #: "all five go into the den: A, B, C, D and E." -> "A, B, C, D and E go into the den."
 _GROUP_NAMED_AFTER = re.compile(
-    rf"\b(?:all|both|the)(?: \w+)?(?: of them)? (?P<said>[^:,]*)[:,] (?P<names>{_NAMES_LIST[1:-1]})\W*$", re.IGNORECASE
+    rf"\b(?:all|both|the|two|three|four|five|six|seven)(?: \w+)?(?: of them)? (?P<said>[^:,]*)[:,] "
+    rf"(?P<names>{_NAMES_LIST[1:-1]})\W*$",
+    re.IGNORECASE,
 )
 
 
@@ -416,6 +530,14 @@ _DID_NOTHING = re.compile(
 )
 
 
+def _waited(m: re.Match) -> str:
+    """ "did nothing" alone as staying, its joiners kept ("does nothing for a minute and leaves": the
+    "and" was eaten with it, and "waited leaves the den" read nothing)."""
+    lead = re.match(r"\s*(,|and\b)", m[0])
+    trail = re.search(r"(,|\band|\bbut)\s*$", m[0])
+    return f"{' ' + lead[1] if lead else ''} waited {trail[1] if trail else ''} "
+
+
 def _stays(text: str) -> bool:
     return any(_forms().get(w.lower()) in VERBS["stay"] for w in re.findall(r"[A-Za-z]+", text))
 
@@ -496,7 +618,7 @@ def tokenize(text: str) -> list[str]:
     for pattern, repl in _CONTRACTIONS:
         text = pattern.sub(repl, text)
     text = _FILLER.sub(" ", _TIME.sub(" ", text))
-    text = _DID_NOTHING.sub(lambda m: " " if _stays(text) else " waited ", text)
+    text = _DID_NOTHING.sub(lambda m: " " if _stays(text) else _waited(m), text)
     text = re.sub(r"^\s*(?:and|then|but|so),?\s+", "", text, flags=re.I)  # a sentence cut after "and"
     text = _uninvert(
         _how_first(_when_first(_without_sounds(text.strip(" ,;:"))))
@@ -637,6 +759,45 @@ def _listed(who: str) -> str:
 
 #: Verbs of coming and going: their forms are never names ("Exits.", "Enters the den.").
 _GOING = frozenset(VERBS["enter"] + VERBS["leave"])
+
+
+#: A post's number in a thread: "1/", "(2/6)", "🧵 3/7" (at a line's start or a post's end).
+_POST_NUMBER = re.compile(r"(?<!\S)\(?\d{1,2}/\d{0,2}\)?(?=\s|$)")
+#: An emoji or other pictograph (with its joiners and variation selectors).
+_EMOJI = re.compile(
+    "[\U0001F000-\U0001FAFF\u2600-\u27BF\u2300-\u23FF\u2B00-\u2BFF\uFE0F\u200D\U0001F3FB-\U0001F3FF]+"
+)
+#: A thread's words about itself: "ok so this one's got two parts", "that's the thread", "end of thread",
+#: "moving on", "fin": no event.
+_THREAD_TALK = re.compile(
+    r"^\s*(?:(?:ok|okay|so|and|alright)\b[,]?\s*)*(?:this one'?s got \w+ parts?|(?:that'?s|thats) (?:the|this|my) "
+    r"thread|(?:the )?end of (?:the )?thread|moving on|fin|thread)\s*[.!]*\s*$",
+    re.I,
+)
+
+
+def thread_marks(text: str) -> str:
+    """A social-media thread as sentences: post numbers ("1/", "(2/6)", "🧵 3/7") and hashtags
+    ("#ToM") are no words of the story; an emoji ends a sentence where a new one starts after it
+    ("... in the red cupboard 🍅 the tomato is ...", "spots a mouse 🐭 then Owen dips out"), and is
+    dropped elsewhere ("the cucumber 🥒 is in the box"); a thread's words about itself ("end of
+    thread", "ok moving on") say nothing."""
+    if not _EMOJI.search(text) and not _POST_NUMBER.search(text) and "#" not in text:
+        return text
+    text = re.sub(r"(?<![\w&])#[A-Za-z]\w*", " ", text)
+    text = _POST_NUMBER.sub(" ", text)
+
+    def emoji(m: re.Match) -> str:
+        before, after = m.string[: m.start()].rstrip(), m.string[m.end() :].lstrip()
+        word = re.match(r"[A-Za-z']+", after)
+        ends = bool(before) and before[-1].isalnum()
+        starts = word is not None and (
+            word[0][0].isupper() or word[0].lower() in ("the", "a", "an", "then", "and", "he", "she", "they", "it")
+        )
+        return ". " if ends and starts else " "
+
+    text = _EMOJI.sub(emoji, text)
+    return "\n".join(re.sub(r"[ \t]{2,}", " ", line).strip() for line in text.split("\n"))
 
 
 def title_shouted_names(text: str) -> str:
@@ -1050,8 +1211,8 @@ def _location_clause(c: Clause) -> tuple[str, str] | None:
     """ "(that) (the) O is / was (now) in the C" -> (O, C)."""
     c.accept("that")
     obj = c.thing()
-    if obj is None or _forms().get(c.peek()) != "be":
-        return None
+    if obj is None or _forms().get(c.peek()) != "be" and c.peek() not in ("lay", "lies", "sits", "sat", "rests"):
+        return None  # "... that the pear lay in the box"
     c.i += 1
     while c.peek() in _STATE_WORDS:
         c.i += 1
@@ -1093,6 +1254,16 @@ def _read_clause(c: Clause) -> Reading | None:
     who = tuple(agents)
     one = agents[0] if len(agents) == 1 else None
     liking = c.accept(*_LIKING)
+    if liking in ("is into", "was into") and one:  # "Noah's into the den": he went in (a room is no taste)
+        start_thing = c.i
+        thing = _place(c, room=True)
+        if thing and (thing in ROOMS or thing in c.context.places - c.context.containers) and c.done():
+            return [f"{one} entered the {thing}."], who
+        if thing not in c.context.objects | c.context.containers and not (
+            thing and thing.split("_")[0] in _COLOURS and "_" in thing
+        ):
+            return None  # "Noah's into the shed": a place he went into, or a thing he likes? (refused)
+        c.i = start_thing
     if liking and one:
         thing = c.thing()
         return ([f"{one} {_LIKING[liking]} {thing}."], who) if thing and c.done() else None
@@ -1106,6 +1277,8 @@ def _read_clause(c: Clause) -> Reading | None:
         c.accept(*_OBJECT_STARTS)
         room = _place(c, room=True)
         return _being_in(c, agents, room) if room not in c.context.objects else None
+    if verb is None and c.ahead() in ("into", "out") and set(agents) <= c.context.agents:
+        return _motion(c, agents)  # a commentator's "Jacob, Abigail and Ava into the den!", "Ava out of the den."
     if verb is None and _doing_in(c):  # "Mia and Tom play in the nursery" as a story opens: there
         return _being_in(c, agents, _here(c, agents[0]), moves=False)  # not "Theo dances in the attic"
     if verb is None:
@@ -1169,9 +1342,14 @@ def _read_clause(c: Clause) -> Reading | None:
         c.accept("out", "up")
         if c.accept("of", "from", "off") and _place(c) is None:  # "(out) of / from the C"
             return None
+        if not c.done() and c.peek() in _PREP_IN + ("back", "over"):  # "removed it to the box", "takes it to the box"
+            container = _where_to(c)
+            if container is None or not c.done() or not _placeable(obj, container, c.context):
+                return None
+            return [f"{one} moved the {obj} to the {container}."], who
         c.context.holding = (one, obj)
         return ([], who) if c.done() else None  # the move is the "put" that follows
-    if verb == "follow" and c.names() is None:  # "follows her into the study"
+    if verb == "follow" and c.ahead() not in ("into", "in") and c.names() is None:  # "follows her into the study"
         return None
     if verb in VERBS["motion"] and (
         one is None or c.ahead() in _MOTION_WORDS + tuple(_PARTICLES) or verb in ("go", *_ARRIVING) and c.done()
@@ -1243,13 +1421,19 @@ _LIKING = {
         "is fond of|was fond of|had been fond of|has been fond of|is a fan of|was a fan of|is a big fan of|"
         "was a big fan of|is keen on|was keen on|is into|was into|took a liking to|had taken a liking to|"
         "took a fancy to|had taken a fancy to|cared for|has a thing for|has got a thing for|had a thing for|"
-        "has a soft spot for|had a soft spot for".split("|"),
+        "has a soft spot for|had a soft spot for|was partial to|is partial to|had a fondness for|has a fondness for|"
+        "had a great fondness for|had a liking for|had a great liking for|has a liking for|looked with favour upon|"
+        "looked with favor upon|looked with favour on|had a great love for|had a love for|has got a soft spot for|"
+        "had got a soft spot for".split("|"),
         "likes the",
     ),
     **dict.fromkeys(
         "can not stand|could not stand|can not bear|does not like|did not like|do not like|never cared for|"
         "had never cared for|never liked|had never liked|has an aversion to|had an aversion to|is not keen on|"
-        "was not keen on|is not fond of|was not fond of".split("|"),
+        "was not keen on|is not fond of|was not fond of|cherished no affection for|had no affection for|"
+        "had no great love for|"
+        "had no love for|could not abide|can not abide|had a dislike of|had a dislike for|has a dislike of|"
+        "had no liking for|had little liking for".split("|"),
         "dislikes the",
     ),
 }
@@ -1277,7 +1461,7 @@ def _thing_clause(c: Clause) -> Reading | None:
             return None
         c.context.holding = None
         return [f"{held[0]} moved the {obj} to the {container}."], (held[0],)
-    if not (_forms().get(c.peek()) in ("be", "stay") or c.peek() in ("sits", "sat", "lies", "lay", "rests")):
+    if not (_forms().get(c.peek()) in ("be", "stay") or c.peek() in _LYING):
         return None
     c.i += 1
     c.skip_adverbs()
@@ -1294,6 +1478,7 @@ def _thing_clause(c: Clause) -> Reading | None:
     return ([f"The {obj} is in the {container}."], ()) if c.done() else None
 
 
+_LYING = ("sits", "sat", "lies", "lay", "rests", "reposes", "reposed")
 #: Words that make a clause tell what did not (or may not) happen: "almost left", "would have moved".
 _UNREAL = frozenset("almost nearly would could might should must may".split())
 #: Words that tell of an earlier time (a flashback): what they tell is not now, nor known to be then.
@@ -1325,7 +1510,10 @@ def _a_room(place: str | None, context: Context) -> bool:
     rooms = context.places - context.containers
     if place is None or place in context.containers or place.lower() == "room" and rooms - {place}:
         return False  # "walked into the room" beside a kitchen and a den: which? ("are in a room" alone is one)
-    return place.split("_")[-1].lower() not in _FIXTURES
+    words = place.lower().split("_")
+    if words[0] in _COLOURS and len(words) > 1 and words[-1] != "room" and place not in rooms:
+        return False  # "(goes) into the red bathtub": a colour names a container ("the blue room" is a room)
+    return words[-1] not in _FIXTURES
 
 
 def _leaves_room(clause: list[str], context: Context) -> bool:
@@ -1339,7 +1527,7 @@ def _leaves_room(clause: list[str], context: Context) -> bool:
 #: First words of a name that point at another name instead of giving one.
 _REFERRING = frozenset("other another same previous original former latter first second last next".split())
 #: Where a thing goes with the person who holds it ("in her pocket"): not a place of the story.
-_CARRIED = frozenset("pocket pockets hand hands mouth lap arms sleeve jacket coat backpack purse".split())
+_CARRIED = frozenset("pocket pockets hand hands mouth lap arms sleeve jacket coat backpack purse ear ears".split())
 
 
 def _placeable(obj: str, container: str, context: Context) -> bool:
@@ -1404,6 +1592,8 @@ def _leave(c: Clause, agent: str) -> Reading | None:
         room = None  # "heads out the (front) door": out of the room one is in
     elif room and c.context.rooms.get(agent) not in (None, room) and not c.context.background:
         return None  # "Noah is out of the den" while he is in the hall: not a leaving
+    if room and agent not in c.context.rooms and c.context.left.get(agent) == room and c.done():
+        return [], (agent,)  # "Off she goes, out of the den.": out of it already, said again
     room = room or c.context.rooms.get(agent)
     if c.context.background and agent not in c.context.rooms and c.done():
         return [], (agent,)  # "after Ann had left": she had, and was told so
@@ -1422,6 +1612,8 @@ def _leave_together(c: Clause, agents: list[str]) -> Reading | None:
     return [f"{a} exited the {room}." for a in agents], tuple(agents)
 
 
+#: Verbs of coming together: going somewhere only with the place said ("regroup in the den").
+_GATHERING = frozenset("meet regroup gather assemble reconvene convene pile repair troop".split())
 #: Verbs of going that, with no place after them, arrive rather than leave ("came back").
 _ARRIVING = frozenset("come return arrive rejoin join reenter follow get".split())
 
@@ -1430,6 +1622,8 @@ def _motion(c: Clause, agents: list[str], verb: str = "go") -> Reading | None:
     """ "went into / to / back down into / through to the R" enters R, "came (back) in" the room
     named last; "went out (of the R)", "wandered off" leaves it; "with B (and C)" go too."""
     agents = agents + _companions(c)
+    if verb in _GATHERING and not {"in", "into", "inside", "to"} & {t.lower() for t in c.t[c.i :]}:
+        return None  # "Ann and Bob meet.", "they regroup": where? (not a leaving)
     start = c.i
     if c.accept("from", "out of") and _place(c, room=True) and c.ahead() in _ENTERING:
         pass  # "went from the hallway into the workshop": entering the second is leaving the first
@@ -1644,6 +1838,15 @@ def _clauses(tokens: list[str]) -> list[list[str]] | None:
     return [tokens]
 
 
+def _container_named(tokens: list[str], context: Context) -> bool:
+    """Whether a gapped clause ("then the blue bag") names a container the story has, and nothing else."""
+    c = Clause([t for t in tokens if t != ","], context)
+    place = _place(c)
+    if place is None or not c.done() or place in context.objects:
+        return False  # "then the plum": another thing, not where it went
+    return place in context.containers or place.split("_")[0] in _COLOURS and len(place.split("_")) > 1
+
+
 def _gapped(tokens: list[str]) -> bool:
     """Whether a clause is its verb's objects alone: "(then) the dining room", "the cherry to the box"."""
     low = [t.lower() for t in tokens if t.lower() not in ADVERBS and t != ","]
@@ -1853,12 +2056,23 @@ def _says_nothing(tokens: list[str], context: Context) -> bool:
     if any(t in context.agents or (k > 0 and t[:1].isupper()) for k, t in enumerate(tokens)):
         return False
     lemmas = {_forms().get(w) for w in low}
+    if (
+        set(low) & _AUDIENCE
+        and len(low) <= 10
+        and not set(low) & named
+        and not lemmas & (_EVENT_VERBS | set(VERBS["claim"]))
+    ):
+        return True  # "Back to you in the studio.", "Can you believe it?": to the audience, of nothing in the story
     if len(set(low)) == 1 and len(tokens) < 6 and not lemmas & _GOING:
         return True  # "Plop!", "Skip, skip, skip!": one word, said again, names no one and nowhere ("Exits." does)
     people = {"he", "she", "they", "him", "her", "them", "everyone", "everybody", "all", "both", "it"}
     return len(low) <= 6 and not (
         set(low) & (people | _MOVING_WORDS | named) or lemmas & (_EVENT_VERBS | set(VERBS["claim"]))
     )
+
+
+#: Words for the teller and the audience: never a person of the story.
+_AUDIENCE = frozenset("you we us i me folks".split())
 
 
 def _tells_event(aside: list[str]) -> bool:
@@ -1901,11 +2115,48 @@ _AT_FIRST = re.compile(
 )
 
 
+#: A commentator's move: "Nathan answers back — tomato to the red drawer!", "And Ella again: corn into the box!".
+_CALLED_MOVE = re.compile(
+    r"^(?:(?i:and|now|then|oh|so),?\s+)*(?P<who>[A-Z][a-z]+)(?P<mid>[^—–:]*?)\s*(?:[—–:]|\s-)\s*(?:the )?"
+    r"(?P<obj>[a-z][a-z ]*?) (?P<to>in to|into|to|onto) the (?P<c>[a-z][a-z ]*?)\s*[!.]*$"
+)
+
+
+def _called_move(sentence: str, context: Context) -> str:
+    """ "<name> <how> — <object> into / to the <container>!" as "<name> moves the <object> into the
+    <container>.", where the name is the story's, the object one of its objects (or "it") and the words
+    between say no going, no place and no one else ("answers back", "steps up", "again", "moves it
+    right away"); the sentence as it is otherwise."""
+    m = _CALLED_MOVE.match(sentence.replace("’", "'"))
+    if m is None or m["who"] not in context.agents:
+        return sentence
+    obj = "_".join(m["obj"].split())
+    mid = re.findall(r"[A-Za-z']+", re.sub(r"\b(?:right|straight) away\b", "", m["mid"]))
+    named = {w.lower() for p in context.places for w in p.split("_")}
+    if (obj not in context.objects and obj != "it") or any(
+        w[:1].isupper() or w.lower() in (_MOVING_WORDS - {"up", "back"}) | named for w in mid
+    ):
+        return sentence
+    return f"{m['who']} moves the {m['obj'] if obj != 'it' else 'it'} {m['to']} the {m['c']}."
+
+
+#: An exclamation of lower-case words that tells nothing: "What a move!", "Such a finish!", "How exciting!",
+#: "Sensational stuff!", or a commentator's hand-back ("Back to you in the studio!").
+_EXCLAMATION = re.compile(
+    r"^\s*(?:(?:oh|and|wow|well|now)[,!]?\s+)*(?:(?:what an?|such an?|how)\s+[a-z-]+(?:\s+[a-z-]+){0,3}|[a-z-]+ stuff"
+    r"(?:,? (?:this|that|here))?|(?:back|over) to (?:you|the studio)(?: in the studio)?)\s*[!.?]*\s*$",
+    re.I,
+)
+
+
 def read_sentence(sentence: str, context: Context) -> list[str] | None:
     """The template sentences a sentence in a user's words means (several for joined clauses, none
     for "took the O out" before the move, or for a thought: "It looked better there, she
     thought."), or None when any part of it cannot be read. ``context`` is updated with the agents
     and object the sentence was about."""
+    if _THREAD_TALK.match(sentence) or _EXCLAMATION.match(sentence):
+        return []  # "end of thread", "What a move!": no event
+    sentence = _called_move(sentence, context)
     tokens = tokenize(_AT_FIRST.sub("", respell(sentence, context)))
     read = _read_clauses(tokens, context)
     if read is None:
@@ -1933,9 +2184,23 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
         return []  # "Oh no!": nothing but an interjection
     low = [t.lower() for t in tokens]
     subject = context.subject
-    if ":" in low and not any(_forms().get(w) in _EVENT_VERBS for w in low[: low.index(":")]):
+    if ":" in low and any(_forms().get(w) in VERBS["claim"] for w in low[: low.index(":")]):
+        # "Ann whispers to Bob: the pear is in the box" is what she says ("..., she says, ..." again), not a fact
+        k = low.index(":")
+        said = [t.lower() for t in tokens[k + 1 :]]
+        for j in range(len(said) - 3):
+            if said[j] == "," and said[j + 1] in ("he", "she", "they") and said[j + 3] == ",":
+                if _forms().get(said[j + 2]) in VERBS["claim"]:
+                    tokens = [*tokens[: k + 1 + j], *tokens[k + 1 + j + 4 :]]
+                    break
+        tokens = [*tokens[:k], "that", *tokens[k + 1 :]]
+        low = [t.lower() for t in tokens]
+    elif ":" in low and not any(_forms().get(w) in _EVENT_VERBS for w in low[: low.index(":")]):
         # "Hannah did the same: she ...", "Then it's Mila's turn: she ...": the words after say it, about her
         named = [t.removesuffix("'s") for t in tokens[: low.index(":")] if is_name(t, context.agents)]
+        probe = Clause(tokens[low.index(":") + 1 :], context)
+        if named and _location_clause(probe) and probe.done():
+            return None  # "And Ava, a word to Ben: the pear is in the box": said to him, not a fact (refused)
         subject = tuple(named[:1]) or subject
         tokens = tokens[low.index(":") + 1 :]
         low = [t.lower() for t in tokens]
@@ -1948,7 +2213,8 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
         tokens = tokens[low.index(",") + 1 :]
     if not tokens:
         return None
-    if _says_nothing(tokens, context):
+    gone_on = context.moved and _gapped(tokens) and [t.lower() for t in tokens] != ["the", "end"]  # "Then the bag."
+    if _says_nothing(tokens, context) and not gone_on:
         # "Tick, tock.", "Oh no!", "The end!": about no one and nothing of the story; but after "X did the
         # same:" the words say what X did ("Ella does the same: a still minute." was read as nothing, and
         # "She exits" after it as the one before her leaving)
@@ -1958,9 +2224,9 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
         return None
     mentioned = frozenset(t for t in tokens if is_name(t, context.agents) and t in context.agents)
     out: list[str] = []
-    obj, holding, room, moved = context.obj, context.holding, context.room, None
+    obj, holding, room, moved = context.obj, context.holding, context.room, context.moved
     predicate = list(context.predicate)
-    rooms = dict(context.rooms)  # as the sentence's clauses move people
+    rooms, left = dict(context.rooms), dict(context.left)  # as the sentence's clauses move people
     for index, clause in enumerate(clauses):
         background = bool(clause) and clause[0] == _BACKGROUND
         clause = clause[background:]
@@ -1968,6 +2234,9 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
             main = Clause(clauses[index + 1], context).names() if index + 1 < len(clauses) else None
             who = main or subject
             clause = [*who[:1], *clause[1:]] if len(who) == 1 else clause[1:]
+        if moved and _gapped(clause) and _container_named(clause, context):  # "(Ann moved it.) Then the box."
+            clause = [*(w for w in clause if w != "," and w.lower() in ADVERBS), "to", *(w for w in clause if w != ","
+                      and w.lower() not in ADVERBS)]  # fmt: skip
         if moved and _destination_first([w.lower() for w in clause]):  # "... and then (back) to the bag (by Bob)"
             mover = [clause[k + 1] for k in range(len(clause) - 1) if clause[k].lower() == "by"]
             clause = [w for w in clause if w not in mover and w.lower() != "by"]
@@ -1996,7 +2265,7 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
                 return None  # "Owen!", "Satisfied at last, she ...": a word alone says again only after a clause
             clause = [*doer, *predicate]
         here = replace(context, subject=subject, obj=obj, mentioned=mentioned - set(subject), holding=holding,
-                       room=room, background=background, rooms=rooms)  # fmt: skip
+                       room=room, background=background, rooms=rooms, left=left)  # fmt: skip
         c = Clause(clause, replace(here))
         read = _read_clause(c) if clause else None
         if read is None and subject and not _group_word(clause):  # no subject of its own: the one before
@@ -2013,13 +2282,14 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
         predicate = c.t[_subject_end(c.t, here) :]
         pronoun = next((w.lower() for w in clause if w != ","), "") in ("he", "she", "they")
         for event in map(parse_line, read[0]):
-            if isinstance(event, Move):
-                moved = (event.agent, event.obj)
-            elif hasattr(event, "room"):  # entering, leaving, staying: the room named last
+            moved = (event.agent, event.obj) if isinstance(event, Move) else None  # "then to the C" goes on with it
+            if hasattr(event, "room"):  # entering, leaving, staying: the room named last
                 if pronoun and isinstance(event, Enter) and all(rooms.get(a) == event.room for a in event.agents):
                     return None  # "Sally left. Anne ... Then she returned to the bedroom.": she is Sally?
                 room = event.room
                 move_people(rooms, event)
+                if isinstance(event, Exit):
+                    left[event.agent] = event.room
     if where is not None and any(context.rooms.get(a) != where for a in subject):
         return None  # "In the hallway, Ella ...": Ella was not in the hallway
     context.subject, context.obj, context.room, context.predicate = subject, obj, room, tuple(predicate)
@@ -2056,16 +2326,41 @@ def story_names(text: str) -> list[str]:
 def sentences(line: str) -> list[str]:
     """A line's sentences: a user may write a whole story on one line, and in a chat start a
     sentence in lower case ("Theo leaves. all go in")."""
-    pieces = re.split(  # and a chat's events between dashes: "Ann goes in - the pear's in the box - Bob leaves"
-        r"(?<=[.!?])(?<!\b\d\.)(?<!\b\d\d\.)\s+(?=[A-Za-z0-9\-*•(\"'“‘])|(?<=[.!?][)\"”’'])\s+(?=[A-Z])|\s+[-–—]+\s+",
-        line.strip(),
+    pieces = re.split(
+        r"(?<=[.!?])(?<!\b\d\.)(?<!\b\d\d\.)\s+(?=[A-Za-z0-9\-*•(\"'“‘])|(?<=[.!?][)\"”’'])\s+(?=[A-Z])", line.strip()
     )
+    pieces = [part for piece in pieces for part in _dashed(piece)]
     out: list[str] = []
     for piece in pieces:
         if out and piece[:1].islower() and out[-1].split()[-1].lower() in _ABBREVIATIONS:
             out[-1] += " " + piece  # "e.g. the box" is one sentence
         elif piece:
             out.append(piece)
+    return out
+
+
+#: A name alone, as a commentator introduces who acts next: "Here's Noah", "And Ella again", "Over to Ava".
+_NAME_ALONE = re.compile(r"^(?:(?:and|now|then|here's|here is|over to|"
+                         r"it's)\s+)*([A-Z][a-z]+)(?:\s+again)?\s*[!.]*$", re.I)
+
+
+def _dashed(text: str) -> list[str]:
+    """A chat's events between dashes as sentences ("Ann goes in - the pear's in the box - Bob leaves"),
+    but a dash before what goes on with the sentence stays in it: a destination or a fragment with no verb
+    ("Ella moves the pear — into the red box!", "here they come into the den — Ann, Bob and Cy!")."""
+    parts = re.split(r"\s+[-–—]+\s+", text)
+    out = parts[:1]
+    for part in parts[1:]:
+        words = re.findall(r"[A-Za-z']+", part.lower())
+        verb = any(w in _forms() or w.endswith("'s") or w in BARE_CONTRACTIONS for w in words)
+        named = _NAME_ALONE.match(out[-1])
+        heading = not re.search(r"[a-z]", part) or not re.search(r"[a-z]", out[-1])  # "INT. HALL - DAY"
+        if words and not verb and not heading:
+            out[-1] += " — " + part
+        elif named and re.match(rf"(?:(?:and|now|then|oh),?\s+)*{named[1]}\b", part, re.I):
+            out[-1] = part  # "Here's Noah — Noah moves the pear ...": the name introduced says nothing more
+        else:
+            out.append(part)
     return out
 
 

@@ -37,7 +37,7 @@ def read_question(text: str, context: Context | None = None) -> tuple[tuple[str,
     context = context or Context()
     tokens = tokenize(respell(text, context).replace("?", " "))
     low = [t.lower() for t in tokens]
-    if NEGATION & set(low) or not {"where", "container", "place", "location"} & set(low):
+    if NEGATION & set(low) or not {"where", "whither", "container", "place", "location"} & set(low):
         return None
     names = [t.removesuffix("'s").removesuffix("'") for t in tokens]
     if context.agents:  # the story's people; with no story, any capitalised word not the question's own
