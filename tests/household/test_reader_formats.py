@@ -117,3 +117,20 @@ def test_comma_separated_columns_with_quoted_cells_and_a_bold_room_over_bullets(
 def test_a_list_of_rooms_in_prose_is_no_csv_table() -> None:
     prose = "Rooms, kitchen, bedroom\nThe kitchen has a fridge, a stove, and a table.\n"
     assert rewrite_formats(prose) == (prose, [])
+
+
+def test_a_blank_room_cell_is_the_room_above_and_a_telegram_export_reads() -> None:
+    sheet = "Room\tPlace\tContents\nKitchen\tfridge\tsalmon\n\tmicrowave\tcupcake\nBedroom\tdesk\t-\n"
+    assert places(sheet + ACTIONS + QUESTION) == {
+        "kitchen/fridge": {"salmon": 1},
+        "kitchen/microwave": {"cupcake": 1},
+        "bedroom/desk": {},
+    }
+    chat = (
+        "Kim, [05.12.26 19:02]\nthe flat: a bedroom and a kitchen. the kitchen has a microwave with a cupcake in it\n"
+        "Leo, [05.12.26 19:03]\nRavi is in the bedroom, he goes to the kitchen and walks up to the microwave\n"
+        f"Kim, [05.12.26 19:04]\n{QUESTION}\n"
+    )
+    s = state(chat)
+    assert s["story"] == {"person": "Ravi", "start": "bedroom", "visits": ["kitchen/microwave"]}
+    assert s["scene"]["places"] == {"kitchen/microwave": {"cupcake": 1}}

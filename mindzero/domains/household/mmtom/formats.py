@@ -27,8 +27,11 @@ DATE = r"\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4},?"
 SPEAKER = r"(?P<who>[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)?)"
 #: "[19:02] Priya: ok so", "12/03/24, 21:15 - Sam: the kitchen", "21:15 Sam: ..."
 STAMPED = re.compile(rf"^\s*(?:\[(?:{DATE}\s*)?{TIME}\]|(?:{DATE}\s*)?{TIME}\s*[-–—]?)\s*{SPEAKER}\s*:\s*(?P<said>.*)$")
-#: "Marco — 14:20", "Dana  9:14 AM", "Dana — Today at 09:14": a speaker over the lines that follow.
-HEADER = re.compile(rf"^\s*{SPEAKER}\s*[-–—]?\s*(?:(?:Today|Yesterday) at\s+)?(?:{DATE}\s*)?{TIME}\s*$")
+#: "Marco — 14:20", "Dana  9:14 AM", "Dana — Today at 09:14", "Priya, [05.12.26 19:02]": a speaker
+#: over the lines that follow.
+HEADER = re.compile(
+    rf"^\s*{SPEAKER},?\s*[-–—]?\s*(?:(?:Today|Yesterday) at\s+)?\[?(?:{DATE}\s*)?{TIME}\]?\s*$"
+)
 #: Markdown emphasis and code marks: "**empty**", "__Kitchen__", "`fridge`".
 EMPHASIS = re.compile(r"\*\*|__|`|(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])")
 HEADING = re.compile(r"^\s*#{1,6}\s+(?P<text>.*?)\s*#*\s*$")
@@ -216,6 +219,8 @@ def _tables(text: str) -> tuple[str, list[dict]]:
             if entry is None:
                 entries = []
                 break
+            if entry.room is None and entries and roles and "room" in roles:
+                entry.room = entries[-1].room  # a blank room cell: the room of the rows above (merged cells)
             last = entries[-1] if entries else None
             if last and (last.room, last.place) == (entry.room, entry.place) and entry.contents != ["empty"]:
                 last.contents += entry.contents
