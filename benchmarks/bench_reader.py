@@ -101,7 +101,9 @@ def main() -> None:
     rows = {name: [json.loads(line) for line in path.read_text().splitlines()] for name, path in sets.items()}
     # held-out 7 per user (aggregates only) and its development twins (HELDOUT7.md, dev7.jsonl)
     rows |= by_user("held-out 7", rows["held-out 7"])
-    rows |= by_user("dev 7", [json.loads(line) for line in (DATA / "dev7.jsonl").read_text().splitlines()])
+    for name in ("dev 7", "dev 7b"):  # 7b: written later by another helper, first read after dev 7's work
+        path = DATA / f"{name.replace(' ', '')}.jsonl"
+        rows |= by_user(name, [json.loads(line) for line in path.read_text().splitlines()])
     print(f"parser load: {load_time():.2f} s")
     times = read_times([r["question"] for r in rows["MMToM-QA original"]])
     print(f"reading, {len(times)} MMToM stories: median {1e3 * np.median(times):.1f} ms, "

@@ -679,3 +679,18 @@ def test_going_again_to_the_room_one_is_in_is_no_new_visit() -> None:
     )
     s = state(story, "Is Mia trying to get (a) a book or (b) a salmon?")
     assert s["story"] == {"person": "Mia", "start": "kitchen", "visits": ["bedroom/cabinet"]}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The fridge has three, no, two apples. He opens the third cabinet. Sorry, the second cabinet.",
+        "The fridge has three apples — no, two apples. He opens the third cabinet — no wait, the second cabinet.",
+    ],
+)
+def test_corrections_after_a_dash_a_bare_count_or_at_the_next_sentence(said: str) -> None:
+    told = said.replace("He opens", "\nTom is in the kitchen. He opens")
+    story = "The kitchen has a fridge and three cabinets, all empty. " + told
+    s = state(story, "Is Tom trying to get (a) an apple or (b) a plate?")
+    assert s["scene"]["places"]["kitchen/fridge"] == {"apple": 2}
+    assert s["story"]["visits"] == ["kitchen/kitchencabinet/2 (opened)"]

@@ -3,10 +3,11 @@ table, sorry, on the sofa", "Susan is in the living room, actually no, she's in 
 the last word on a fact is the fact. :func:`resolve_corrections` drops what a correction takes
 back before the text is read, and only where it can tell what that is:
 
-- after a marker set off by commas (", no wait,", ", sorry,", ", I mean", ", actually no,",
-  ", scratch that,", ", or rather", ", make that", ", no,") comes the replacement;
+- after a marker set off by commas or a dash (", no wait,", ", sorry,", ", I mean", ", actually
+  no,", ", scratch that,", ", or rather", ", make that", ", no,", " — no,"), or opening the next
+  sentence (". Sorry, the fourth."), comes the replacement;
 - what it replaces is the phrase of the same kind just before the marker, in the same sentence:
-  objects with their count ("a water glass", "three apples"), a place with its preposition ("on
+  objects with their count ("a water glass", "three apples", a bare "three"), a place with its preposition ("on
   the coffee table"), a room or place with its article ("the kitchen", "the eighth cabinet"), or,
   when the replacement is a clause of its own ("she's in the kitchen"), the clause before.
 
@@ -20,9 +21,10 @@ from functools import cache
 
 from mindzero.domains.household.mmtom.lexicon import lexicon, text_note
 
-#: The marker of a correction, commas around it (", no wait,", ", sorry,", ", I mean").
+#: The marker of a correction after a comma, a dash or a sentence's end (", no wait,", " — sorry,",
+#: ", I mean", ". Sorry, ...").
 MARKER = re.compile(
-    r",\s*(?:(?:no|oh|oops|erm?)\s*,?\s+)?"
+    r"(?:,|\s[—–-]+|[.!?])\s*(?:(?:no|oh|oops|erm?)\s*,?\s+)?"
     r"(?:no wait|wait|no sorry|sorry|i mean|actually no|no actually|scratch that|or rather|make that|correction|no)"
     r"(?:\s*,\s*(?:wait|sorry|scratch that|i mean|actually|no))*\s*[,:]?\s+",
     re.I,
@@ -55,10 +57,11 @@ def _kinds() -> list[tuple[re.Pattern, re.Pattern]]:
 
 def _withdrawn(before: str, after: str) -> int | None:
     """Where the phrase that ``after`` replaces starts in ``before`` (the sentence so far), or None."""
-    for starts, phrase in _kinds():
+    for k, (starts, phrase) in enumerate(_kinds()):
         if starts.match(after):
             found = list(phrase.finditer(before))
-            return found[-1].start() if found else None
+            bare = re.search(rf"\b{COUNT}\s*$", before) if k == 0 else None  # "three, no, two apples"
+            return bare.start() if bare else found[-1].start() if found else None
     if CLAUSE.match(after):
         cut = max(before.rfind(","), before.rfind("."), before.rfind(";"))
         start = cut + 1 if cut >= 0 else 0
