@@ -68,7 +68,7 @@ ADVERBS = frozenset(
     "subsequently thereafter shortly directly simply actually really even gently hastily too likewise "
     "however lastly anyway together herself himself themselves present all both very either always rather "
     "yet itself tho rn lol btw haha lmao smh omg tbh imo ngl fr idk thereupon forthwith straightway moreover "
-    "presently".split()  # the last a chat's
+    "presently somehow".split()  # the last a chat's
 )
 #: Words that mark a claim as heard by everyone present, or by the listener alone.
 PUBLIC = frozenset("publicly openly aloud loudly everyone everybody all others group room party crowd company".split())
@@ -227,11 +227,13 @@ _CONTRACTIONS = (
     # then ...", "Lucas, not a muscle moving, a full minute in the hall" (not "Ann, a minute later, ...")
     (
         re.compile(
-            r"(^|[;:]\s*|,\s*(?:and )?(?:then )?)(?P<who>[A-Z][a-z]+)[,:]?(?:\s*(?:(?:the )?same(?: deal| thing|"
+            r"(^|[;:]\s*|,\s*(?:and )?(?:then )?)(?P<who>[A-Z][a-z]+)\s?[,:]?(?:\s*(?:(?:the )?same(?: deal| thing|"
             r" again)?|last|next|"
             r"too|also|not a muscle moving|stock[- ]still|frozen(?: in place)?|motionless|unmoving|quite still|"
-            r"dead still)\s*[,:]?)*\s*(?:for\s+)?(?P<how>(?:a|one|1)\s+(?:full |whole |solid |quiet |still |long )?"
-            r"(?:minute|min))\b(?: of (?:absolute |complete |perfect |total |utter )?(?:nothing|doing nothing|"
+            r"dead still|(?:patient|calm|cool|quiet|still) as (?:you like|you please|anything|ever))\s*[,:]?)*"
+            r"\s*(?:for\s+)?(?P<how>(?:a|one|1)\s+(?:full |whole |solid |quiet |still |long )?"
+            r"(?:minute|min))\b(?: of (?:absolute |complete |perfect |total |utter |pure )?(?:nothing|doing nothing|"
+            r"patience|"
             r"stillness|"
             r"quiet|silence|waiting|standing (?:still|around)|not moving)\b)?(?=\s*(?:[,.;:!?]|$)|\s+(?:then|"
             r"and|in|there|without)\b)"
@@ -341,7 +343,7 @@ _FILLER = re.compile(
     r"underway|going|started)|as we (?:join|pick up|rejoin|go|come|return to) (?:the action|live|back|play)|"
     r"to start(?= *[!.]| *$)|to (?:get|kick) us (?:going|off|started|under way)|somewhere along the way|look at this|"
     r"(?:dear )?oh dear|(?:just )?as (?:quickly|fast|swiftly)|we(?: are|'re) told|the stats tell us|folks|"
-    r"make no mistake|"
+    r"make no mistake|as you (?:like|please)|"
     r"in (?:his|her|their) turn|in like (?:fashion|manner)|"
     r"as it (?:happened|chanced|fell out|turned out)|be it (?:said|known|noted|observed)|it (?:may|must|should|"
     r"might) be "
@@ -370,6 +372,8 @@ _FILLER = re.compile(
     r"in plain view of (?:them all|everyone)|for (?:his|her) ears only|at all)\b"
     r"|,\s*(?:alone|on (?:his|her) own) in the [\w ]+?,|,\s*changing (?:his|her|their) minds?,"
     r"|,\s*(?:wherever|whatever|whoever) [^,;.]*,"
+    # "Emma, it chanced, had lost ..."
+    r"|,\s*it (?:so )?(?:chanced|happened|seems|seemed|appears|appeared|would seem|transpired)\s*,"
     r"|,?\s*\bwithout (?:\w+ing )?so much as (?:an? |one )?\w+\b"
     r"|,?\s*\bwithout (?:any |the (?:least|smallest|slightest) )?(?:movement|movements|motion|a word|\w+ing)\b{rest}"
     r"|,\s*(?:not a (?:muscle|finger|toe) moving|not moving a (?:muscle|finger)|not a twitch|not budging(?: an inch)?|"
@@ -382,6 +386,8 @@ _FILLER = re.compile(
     r"|,\s*with [A-Z]\w+(?: and [A-Z]\w+)? (?:remaining|staying|left|still)"
     r"(?: behind| there| inside| in the [\w ]+)?(?=[,.;!]|$)"
     r"|^(?:in the end|at the end|last of all|first of all|later on|after a while|before long|all of a sudden)\b,?"
+    r"|^(?:the )?last (?:one|man|woman|player) (?:standing|left|remaining)\s*,"  # "Last one standing, Hannah ..."
+    r"|\s*[—–,-]\s*(?:and )?(?:never|always) (?:could|can|did|does|has|had|will|would)\b(?:\s*[!.])?\s*$"
     r"|^(?:because |since |as )?it (?:was|is|'s|had been) (?:raining|pouring|snowing|drizzling|stormy|cold|freezing|"
     r"hot|late|dark|sunny|windy|foggy|(?:a|one) (?:rainy|snowy|cold|hot|sunny|windy|grey|gray|quiet|lazy|wet) "
     r"(?:day|morning|afternoon|evening|night))(?: outside)?,?\s*(?:so|and)?\b,?"  # the weather, nothing more
@@ -609,6 +615,65 @@ def _without_sounds(text: str) -> str:
     return text
 
 
+#: "Mila, in a low voice meant for Emma alone, confided that ...": told Emma privately.
+_FOR_EARS = re.compile(
+    r",\s*(?:in an? (?:low|soft|hushed|quiet|lowered|confidential) (?:voice|tone|whisper) )?(?:meant |intended )?"
+    r"for (?P<who>[A-Z][a-z]+)(?:'s ears)? (?:alone|only),\s*(?P<verb>[a-z]+)\b(?! to\b)"
+)
+
+
+def _for_ears(m: re.Match) -> str:
+    """ "..., for X's ears alone, confided" as "confided to X privately" (a verb of telling only)."""
+    if _forms().get(m["verb"]) not in VERBS["claim"]:
+        return m[0]
+    return f" {m['verb']} to {m['who']} privately"
+
+
+#: "Noah tarried his minute and withdrew; Hannah tarried hers": her minute.
+_STAYED_HERS = re.compile(r"\b([a-z]+) (hers|his|theirs)(?=\s*(?:[,.;!]|$)|\s+(?:and|then|also|too|likewise)\b)")
+
+
+def _stayed_hers(m: re.Match, text: str) -> str:
+    """A verb of staying with "hers / his / theirs" as staying a minute where the sentence said a
+    minute before (its own minute); otherwise as it is."""
+    if _forms().get(m[1]) not in VERBS["stay"] or not re.search(r"\bminutes?\b", text[: m.start()]):
+        return m[0]
+    return f"{m[1]} a minute"
+
+
+#: "It was into the hall that A and B made their way": the place after the verb ("A and B made their way into
+#: the hall"), the verb group ending at the first comma, semicolon or stop that is not in the names.
+_CLEFT = re.compile(
+    rf"^\s*It was (?P<where>(?:into|to|in|inside|out of|from) the [a-z]+(?: [a-z]+)?) that "
+    rf"(?P<who>{_NAMES_PLAIN}|he|she|they) (?P<verb>[^,;.!]+?)(?=\s*(?:[,;.!]|$))"
+)
+#: "The bathroom received A, B and C": they entered it.
+_RECEIVED = re.compile(rf"^\s*The (?P<room>[a-z]+(?: [a-z]+)?) (?:received|admitted)[\s,]*(?P<who>{_NAMES_PLAIN})\b")
+#: "..., the grapefruit then reposing in the red pantry": where it lay (a clause of its own).
+_LYING_THEN = re.compile(
+    r",\s*(?P<thing>(?:the|a|an) [a-z]+(?: [a-z]+)?) (?:then |now |still |meanwhile )?"
+    r"(?:lying|reposing|resting|sitting) (?P<prep>in|within|inside)\b"
+)
+
+
+#: A commentator's "A and B take the field — well, the bathroom!": they enter the room said after the correction.
+_TAKE_THE_FIELD = re.compile(
+    r"\b(takes?|took) the (?:field|pitch|court|stage|floor)\s*[—–,-]?\s*(?:well|or rather|I mean|that is),?\s+"
+    r"(?:into |onto )?the ([a-z]+(?: [a-z]+)?)(?=\s*[!.]*\s*$)"
+)
+
+
+def _older_order(text: str) -> str:
+    """An older narrator's word order in the templates' ("It was into the hall that ...", "The hall
+    received ...", "..., the pear lying in the box", "...; and in that hall the pear lay ...")."""
+    text = _CLEFT.sub(lambda m: f"{m['who']} {m['verb']} {m['where']}", text)
+    text = _RECEIVED.sub(lambda m: f"{m['who']} entered the {m['room']}", text)
+    text = _LYING_THEN.sub(lambda m: f"; {m['thing']} lay {m['prep']}", text)
+    entered = {"take": "enter", "takes": "enters", "took": "entered"}
+    text = _TAKE_THE_FIELD.sub(lambda m: f"{entered[m[1]]} the {m[2]}", text)
+    return re.sub(r"([;,]\s*(?:and\s+)?)in that [a-z]+(?: [a-z]+)?,?\s+(?=(?:the|a|an) [a-z])", r"\1", text)
+
+
 def tokenize(text: str) -> list[str]:
     text = _unquote(text.replace("’", "'").replace("‘", "'"))
     text = re.sub(r"^\s*(?:[-*•]|\d+[.)]|\(\d+\)|(?:step|item|entry|no\.?|#) ?\d+[.:)]?)\s+", "", text, flags=re.I)
@@ -617,9 +682,13 @@ def tokenize(text: str) -> list[str]:
     text = re.sub(r"^\s*\((.*)\)\s*[.!]?\s*$", r"\1", text)  # a whole sentence in brackets
     for pattern, repl in _CONTRACTIONS:
         text = pattern.sub(repl, text)
+    text = _FOR_EARS.sub(_for_ears, text)
+    text = re.sub(r"\ba like (minute|while)\b", r"a \1", text)  # "lingered a like minute": the same again
+    text = _STAYED_HERS.sub(lambda m: _stayed_hers(m, text), text)
     text = _FILLER.sub(" ", _TIME.sub(" ", text))
     text = _DID_NOTHING.sub(lambda m: " " if _stays(text) else _waited(m), text)
-    text = re.sub(r"^\s*(?:and|then|but|so),?\s+", "", text, flags=re.I)  # a sentence cut after "and"
+    text = _older_order(text)
+    text = re.sub(r"^\s*(?:and|then|but|so|whereupon),?\s+", "", text, flags=re.I)  # a sentence cut after "and"
     text = _uninvert(
         _how_first(_when_first(_without_sounds(text.strip(" ,;:"))))
     )  # ", out skipped Owen" once "After that" is gone
@@ -1813,8 +1882,12 @@ def _clauses(tokens: list[str]) -> list[list[str]] | None:
     for i, word in enumerate(low):
         if word in _SEPARATORS and i > 0 and (_complete(low[:i]) or _subject_and_verb(low[i + 1 :])):
             j = i + 1
-            while j < len(low) and low[j] in _JOINERS:
-                j += 1
+            while j < len(low) and (
+                low[j] in _JOINERS or low[j] == "but" and word in (",", ";") and _has_verb(low[j:])
+            ):
+                j += 1  # "...; but Ava told ...": not "everyone left, but Ben" (all but Ben)
+            if "but" in low[i : j + 1] and not _has_verb(low[j:]):
+                return None  # "Everyone left the hall (,) but Ben": all but him, or he too? (he too was read)
             if word == "," and low[j : j + 2] == ["followed", "by"]:  # "Mila left the den, followed by Emma"
                 return _followed_by(tokens[:i], tokens[j + 2 :])
             k = j
@@ -1826,8 +1899,10 @@ def _clauses(tokens: list[str]) -> list[list[str]] | None:
                 if w in _DIRECTIONS[:3] + ("in", "inside") and n + 1 < i and low[n + 1] not in ADVERBS | {","}
             ]
             onward = _destination_first(low[j:]) and bool(into) and into[-1] < i - 1  # a destination before
-            onward |= k < len(low) and low[k] in ("the", "a", "an") and not _has_verb(low[k:])  # "..., then the den"
+            stop = low.index(";", k) if ";" in low[k:] else len(low)  # the clause's own words ("...; whereupon ...")
+            onward |= k < len(low) and low[k] in ("the", "a", "an") and not _has_verb(low[k:stop])  # ", then the den"
             subordinate = low[j] in _SUBORDINATE_STARTS and _has_verb(low[j + 1 :]) if j < len(low) else False
+            onward |= word in (",", ";", "and") and _subject_gap(tokens[j:]) is not None  # ", and Abigail the sunroom"
             if j < len(low) and low[j] != "that" and (_starts_clause(tokens[j:]) or onward or subordinate):
                 right = _clauses(tokens[j:])
                 if right is None:
@@ -1836,6 +1911,23 @@ def _clauses(tokens: list[str]) -> list[list[str]] | None:
                     right[0] = [tokens[i - 1], *right[0]]
                 return [tokens[:i], *right]
     return [tokens]
+
+
+#: Verbs of going that a clause of names and a room may leave out ("..., and Abigail the sunroom").
+_GAP_VERBS = _GOING | frozenset("go walk head repair step run come return proceed wander".split())
+
+
+def _subject_gap(tokens: list[str]) -> int | None:
+    """Where the place starts in a clause of names and a place without a verb ("Abigail the sunroom",
+    "and Ben and Cy the den"): the verb of the clause before is understood (:func:`_read_clauses`)."""
+    low = [t.lower() for t in tokens]
+    k = 0
+    while k < len(tokens) and (tokens[k][:1].isupper() and low[k] not in FUNCTION_WORDS or low[k] in ("and", ",")):
+        k += 1
+    named = [t for t in tokens[:k] if t[:1].isupper()]
+    if not named or low[k : k + 1] != ["the"] or _has_verb(low[k:]) or any(w in (",", ";", ":") for w in low[k:]):
+        return None
+    return k
 
 
 def _container_named(tokens: list[str], context: Context) -> bool:
@@ -1875,7 +1967,7 @@ def _ellipsis(tokens: list[str]) -> list[str] | None:
         return named
     for k, word in enumerate(low):
         rest = [w for w in low[k + 1 :] if w not in ("then", "now", "just")]
-        marked = rest in (["too"], ["also"], ["the", "same"], ["the", "same", "thing"])
+        marked = rest in (["too"], ["also"], ["the", "same"], ["the", "same", "thing"], ["likewise"])
         if k > 0 and (word in _DO and (marked or not rest) or word in _BE and marked and rest[0] != "the"):
             return [w for w in words[:k] if w.lower() not in ADVERBS]
     return None
@@ -1917,6 +2009,8 @@ def _complete(words: list[str]) -> bool:
     if _destination_first(words):
         return True
     content = [w for w in words if w not in ADVERBS and w != ","]
+    if _gapped(words) and set(content) & {"to", "into", "onto"}:
+        return True  # "(moved the pear to the box and) the plum to the bag; ..."
     return (
         _has_verb(words)
         and bool(content)
@@ -1933,20 +2027,67 @@ def _relative_first(tokens: list[str]) -> list[str]:
             k = low.index(",", i + 3)
             if _starts_clause(tokens[k + 1 :]) or _has_verb(low[k + 1 :]):
                 return [*tokens[: i + 1], *tokens[i + 3 : k], ";", tokens[i], *tokens[k + 1 :]]
+    return _participle_first(tokens)
+
+
+#: Words before a clause's subject: "...; and Noah, having ..., left".
+_CLAUSE_OPENERS = frozenset("; , and then but so".split())
+
+
+def _participle_first(tokens: list[str]) -> list[str]:
+    """ "Noah, having stayed a minute, left" as "Having stayed a minute, Noah left" (what the subject had
+    done comes first: :func:`_clauses`); "Sophia, being of a restless turn, moved it" without its
+    "being ..." (how she was, no event; one that tells an event is kept, and refused)."""
+    low = [t.lower() for t in tokens]
+    for i in range(len(low) - 3):
+        if (
+            low[i + 1 : i + 3] in ([",", "having"], [",", "being"])
+            and tokens[i][:1].isupper()
+            and low[i] not in FUNCTION_WORDS
+            and (i == 0 or low[i - 1] in _CLAUSE_OPENERS)
+            and "," in low[i + 3 :]
+        ):
+            k = low.index(",", i + 3)
+            verb = low[k + 1] if k + 1 < len(low) else ""
+            if not (_starts_clause(tokens[k + 1 :]) and _forms().get(verb)):
+                continue  # the subject's own verb must follow: "Noah, having left, Ann ..." is not read so
+            if low[i + 2] == "being":
+                if _tells_event(tokens[i + 3 : k]):
+                    continue
+                return [*tokens[: i + 1], *tokens[k + 1 :]]
+            return [*tokens[:i], "having", *tokens[i + 3 : k], ",", tokens[i], *tokens[k + 1 :]]
     return tokens
 
 
 def _subject_and_verb(words: list[str]) -> bool:
     """Whether words plainly start a clause of their own: "(then) he / she / they leaves ..."."""
     rest = [w for w in words if w not in ADVERBS and w not in ("and", ",")]
-    return len(rest) >= 2 and rest[0] in ("he", "she", "they") and bool(_forms().get(rest[1]))
+    return len(rest) >= 2 and rest[0] in ("he", "she", "they") and (bool(_forms().get(rest[1])) or _liking_at(rest, 1))
 
 
 def _has_verb(words: list[str]) -> bool:
     """A verb we know, one we do not in a motion frame ("climbs (back) out"), or "has a / the ..."
     (possession: "Sally has a basket and Anne has a box" is two clauses)."""
     owning = any(w in _OWNING and words[k + 1 : k + 2] in (["a"], ["an"], ["the"]) for k, w in enumerate(words))
-    return owning or any(_forms().get(w) for w in words) or any(_unknown_verb_at(words, j) for j in range(len(words)))
+    if owning or any(_forms().get(w) for w in words) or any(_unknown_verb_at(words, j) for j in range(len(words))):
+        return True
+    return any(_liking_at(words, k) for k in range(len(words)))  # "could not abide", "cherished no affection for"
+
+
+@cache
+def _liking_phrases() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The phrases of :data:`_LIKING` as words, by their first word."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in _LIKING:
+        words = tuple(phrase.split())
+        out.setdefault(words[0], []).append(words)
+    return {first: tuple(phrases) for first, phrases in out.items()}
+
+
+def _liking_at(words: list[str], k: int) -> bool:
+    """Whether lower-case words have a phrase of liking or disliking at ``k`` ("could not abide"): a
+    verb as :func:`_has_verb` counts them, though no word of it is one of :data:`VERBS`."""
+    return any(tuple(words[k : k + len(p)]) == p for p in _liking_phrases().get(words[k], ()))
 
 
 _OWNING = frozenset("has have had owns own owned".split())
@@ -1978,6 +2119,8 @@ def _starts_clause(tokens: list[str]) -> bool:
     subject = low[i : i + 1] and (low[i] in _SUBJECT_STARTS or low[i] in _NUMBERS or tokens[i][:1].isupper())
     for j in range(i + 1, min(i + 7, len(low))):
         if _forms().get(low[j]) or low[j] in ("does", "did", "had", "has") or _unknown_verb_at(low, j):
+            return bool(subject)
+        if _liking_at(low, j):  # "..., she could not abide the plum"
             return bool(subject)
     rest = tokens[i:]
     return (
@@ -2118,7 +2261,12 @@ _AT_FIRST = re.compile(
 #: A commentator's move: "Nathan answers back — tomato to the red drawer!", "And Ella again: corn into the box!".
 _CALLED_MOVE = re.compile(
     r"^(?:(?i:and|now|then|oh|so),?\s+)*(?P<who>[A-Z][a-z]+)(?P<mid>[^—–:]*?)\s*(?:[—–:]|\s-)\s*(?:the )?"
-    r"(?P<obj>[a-z][a-z ]*?) (?P<to>in to|into|to|onto) the (?P<c>[a-z][a-z ]*?)\s*[!.]*$"
+    r"(?P<obj>[a-z][a-z ]*?) (?:(?:goes|drops|lands|disappears) )?(?P<to>in to|into|to|onto) the (?P<c>[a-z][a-z ]*?)"
+    r"\s*[!.]*$"
+)
+#: The thing going into a container after a dash: "Nathan wastes no time — the peach goes into the green basket!"
+_GOES_INTO = re.compile(
+    r"^(?:the )?[a-z]+(?: [a-z]+)? (?:goes|drops|lands|disappears) (?:into|in to|onto) the [a-z ]+[!.]*$"
 )
 
 
@@ -2258,9 +2406,20 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
             entering = predicate[1:2] and predicate[1].lower() in _ENTERING and not onward
             verb = predicate[:2] if entering else predicate[:1]
             clause = [*subject[:1], *verb, *clause] if len(subject) == 1 else ["they", *verb, *clause]
+        if index > 0 and len(clause) > 2 and clause[0].lower() == "there" and is_name(clause[1], context.agents):
+            clause = clause[1:]  # "(went into the den,) and there Ben declared ...": in the room just named
+        gap = _subject_gap(clause) if index > 0 and predicate else None
+        if gap is not None and _forms().get(predicate[0].lower()) in _GAP_VERBS:
+            # "Ava entered the den, and Abigail the sunroom": the verb before, of the people named (a place only)
+            place = _place(Clause(clause[gap:], context), room=True)
+            if place is None or not (place in context.places or set(place.split("_")) <= ROOM_WORDS):
+                return None
+            entering = predicate[1:2] and predicate[1].lower() in _ENTERING
+            clause = [*clause[:gap], *predicate[: 1 + bool(entering)], *clause[gap:]]
         if predicate and (doer := _ellipsis(clause)):  # "..., and then Mila does too", "and so is the onion"
-            if "same" in (w.lower() for w in clause) and len(clauses) > 1:
+            if {"same", "likewise"} & {w.lower() for w in clause} and len(clauses) > 1 and index != 1:
                 return None  # "Ella does the same (...) and exits": the same as which of the clauses before?
+                # (second in its sentence, it is the first clause's: "Ben left the hall; Ann did likewise")
             if clause == doer and (index == 0 or len(clauses) == 1):
                 return None  # "Owen!", "Satisfied at last, she ...": a word alone says again only after a clause
             clause = [*doer, *predicate]
@@ -2332,7 +2491,11 @@ def sentences(line: str) -> list[str]:
     pieces = [part for piece in pieces for part in _dashed(piece)]
     out: list[str] = []
     for piece in pieces:
-        if out and piece[:1].islower() and out[-1].split()[-1].lower() in _ABBREVIATIONS:
+        named = _NAME_ALONE.match(out[-1]) if out else None
+        again = named and re.match(rf"(?:(?:and|now|then|oh),?\s+)*{named[1]}\b(?!')", piece, re.I)
+        if again and out[-1].endswith("!"):
+            out[-1] = piece  # "And Mia! Mia moves the pear ...": the name introduced says nothing more
+        elif out and piece[:1].islower() and out[-1].split()[-1].lower() in _ABBREVIATIONS:
             out[-1] += " " + piece  # "e.g. the box" is one sentence
         elif piece:
             out.append(piece)
@@ -2355,8 +2518,8 @@ def _dashed(text: str) -> list[str]:
         verb = any(w in _forms() or w.endswith("'s") or w in BARE_CONTRACTIONS for w in words)
         named = _NAME_ALONE.match(out[-1])
         heading = not re.search(r"[a-z]", part) or not re.search(r"[a-z]", out[-1])  # "INT. HALL - DAY"
-        if words and not verb and not heading:
-            out[-1] += " — " + part
+        if words and not verb and not heading or _GOES_INTO.match(part) and re.match(r"[A-Z][a-z]+\b", out[-1]):
+            out[-1] += " — " + part  # (the second read as the name's move, or not at all: _called_move)
         elif named and re.match(rf"(?:(?:and|now|then|oh),?\s+)*{named[1]}\b", part, re.I):
             out[-1] = part  # "Here's Noah — Noah moves the pear ...": the name introduced says nothing more
         else:

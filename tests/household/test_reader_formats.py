@@ -134,3 +134,26 @@ def test_a_blank_room_cell_is_the_room_above_and_a_telegram_export_reads() -> No
     s = state(chat)
     assert s["story"] == {"person": "Ravi", "start": "bedroom", "visits": ["kitchen/microwave"]}
     assert s["scene"]["places"] == {"kitchen/microwave": {"cupcake": 1}}
+
+
+def test_an_outline_with_number_ranges_a_plain_list_head_and_prose_under_a_room_heading() -> None:
+    outline = (
+        "## Kitchen\nFurniture: 6 cabinets, a fridge and a microwave.\n"
+        "- cabinets\n  - 1-3: *empty*\n  - 4, 5: plate\n"
+        "\nCabinet six, if you count from the left:\n1. apple\n\n- fridge: salmon\n\n## Bedroom\n- **desk**: book\n"
+        "\n### What happened\n1. Ravi is in the bedroom.\n2. He walks to the kitchen and goes to the **fourth** cabinet.\n"
+    )
+    s = state(outline + QUESTION)
+    places = s["scene"]["places"]
+    assert places == {
+        "kitchen/kitchencabinet/1": {},
+        "kitchen/kitchencabinet/2": {},
+        "kitchen/kitchencabinet/3": {},
+        "kitchen/kitchencabinet/4": {"plate": 1},
+        "kitchen/kitchencabinet/5": {"plate": 1},
+        "kitchen/kitchencabinet/6": {"apple": 1},
+        "kitchen/fridge": {"salmon": 1},
+        "kitchen/microwave": {},
+        "bedroom/desk": {"book": 1},
+    }
+    assert s["story"]["visits"] == ["kitchen/kitchencabinet/4"]

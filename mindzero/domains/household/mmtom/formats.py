@@ -36,7 +36,10 @@ HEADER = re.compile(
 EMPHASIS = re.compile(r"\*\*|__|`|(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])")
 HEADING = re.compile(r"^\s*#{1,6}\s+(?P<text>.*?)\s*#*\s*$")
 BULLET = re.compile(r"^(?P<indent>\s*)(?P<mark>[-*•+·]|\d{1,2}[.)])\s+(?P<text>\S.*?)\s*$")
-NUMBERED_ITEM = re.compile(r"^(?:cabinet|cupboard|no\.?)?\s*#?(?P<n>\d{1,2})\s*[:)=-]\s*(?P<text>.*)$", re.I)
+NUMBERED_ITEM = re.compile(
+    r"^(?:cabinets?|cupboards?|no\.?)?\s*#?(?P<ns>\d{1,2}(?:\s*(?:,|and|&|-|–|to)\s*#?\d{1,2})*)\s*[:)=-]\s*(?P<text>.*)$",
+    re.I,
+)
 SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 #: Words that make a cell empty ("-", "(none)", "EMPTY"); a blank cell says nothing.
 EMPTY_CELL = re.compile(r"^\(?\s*(?:-+|–|—|none|empty|nothing|n/?a|all empty)\s*\)?$", re.I)
@@ -242,6 +245,22 @@ def _tables(text: str) -> tuple[str, list[dict]]:
     return "\n".join(kept), [text_note(first, "format", lines[first - 1][:80], why)]
 
 
+def _numbers(written: str) -> list[int]:
+    """[1, 2, 3, 5] from "1-3, 5", "1, 2 and 3", "#4"."""
+    out = []
+    for part in re.split(r"\s*(?:,|and|&)\s*", written):
+        ends = [int(n) for n in re.findall(r"\d+", part)]
+        out += list(range(ends[0], ends[-1] + 1)) if len(ends) == 2 else ends
+    return out
+
+
+def _furniture(line: str) -> bool:
+    """Whether a line names a kind of furniture ("Cabinets, numbered from the left:")."""
+    words = re.findall(r"[a-z]+", line.lower())
+    kinds = lexicon().furniture
+    return any(w in kinds or w.rstrip("s") in kinds for w in words)
+
+
 def _outline(text: str) -> tuple[str, list[dict]]:
     lines = text.split("\n")
     out: list[str] = []  # a line for each line (left out: ""), so that later notes name lines as written
@@ -257,12 +276,13 @@ def _outline(text: str) -> tuple[str, list[dict]]:
         if any(":" in c for c in children):  # sub-places: "one table: a plate", "the other table: ..."
             out[at] = "\n".join(_Entry(room, p).line() for p in [head, *children])
         else:
-            items = [f"#{n}: {c}" for n, c in zip(numbered, children)] if all(numbered) and children else children
+            per_cabinet = all(numbered) and re.search(r"\b(?:cabinets|cupboards)\b", head, re.I)  # not "Cabinet 6:"
+            items = [f"#{n}: {c}" for ns, c in zip(numbered, children) for n in ns] if per_cabinet else children
             place, _, said = head.partition(":")
             place, empty = re.subn(r"\s*\(\s*empty\s*\)\s*$", "", place, flags=re.I)
             said = said.strip()
             contents = (["empty"] if empty else []) + ([said] if said else []) + items
-            sep = " | " if items and all(numbered) else ", "
+            sep = " | " if items and per_cabinet else ", "
             out[at] = _Entry(room, place.strip(), [sep.join(contents)] if contents else []).line()
         entry, children, numbered = None, [], []
 
@@ -274,17 +294,25 @@ def _outline(text: str) -> tuple[str, list[dict]]:
         if named and (heading or bullet or line.rstrip().endswith(":") or listed):
             flush()
             room, room_indent = named, len(bullet["indent"]) if bullet else -1
+            out.append(f"{named}:")  # a heading for prose under it too
+            changed.append(number)
+            continue
+        if room and not bullet and not heading and line.rstrip().endswith(":") and listed and _furniture(line):
+            flush()  # "Cabinets, numbered from the left:" over a list: a place and its contents
+            entry, item_indent = (len(out), line.strip().rstrip(":")), -1
             out.append("")
             changed.append(number)
             continue
         if bullet and room and len(bullet["indent"]) > room_indent:
             indent = len(bullet["indent"])
-            if entry is not None and indent > item_indent:
+            kind = bullet["mark"][0].isdigit()
+            other = item_indent < 0 and children and kind != (numbered[0] != [])  # "- microwave" after "1. ..."
+            if entry is not None and indent > item_indent and not other:
                 child = bullet["text"].rstrip(".;,")
-                item = NUMBERED_ITEM.match(child)  # "#1: an apple" under "- 4 cabinets"
+                item = NUMBERED_ITEM.match(child)  # "#1: an apple", "1-5: empty" under "- 8 cabinets"
                 children.append(item["text"] if item else child)
                 mark = bullet["mark"]
-                numbered.append(int(item["n"]) if item else int(mark[:-1]) if mark[0].isdigit() else 0)
+                numbered.append(_numbers(item["ns"]) if item else [int(mark[:-1])] if mark[0].isdigit() else [])
                 out.append("")
             else:
                 flush()
@@ -294,8 +322,8 @@ def _outline(text: str) -> tuple[str, list[dict]]:
             continue
         if line.strip():
             flush()
-            room = None
-        out.append(raw)
+            room = room if room_indent < 0 and not heading else None  # a heading's room lasts to the next one
+        out.append(line)
     flush()
     if not changed:
         return text, []
