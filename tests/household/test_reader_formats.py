@@ -141,7 +141,8 @@ def test_an_outline_with_number_ranges_a_plain_list_head_and_prose_under_a_room_
         "## Kitchen\nFurniture: 6 cabinets, a fridge and a microwave.\n"
         "- cabinets\n  - 1-3: *empty*\n  - 4, 5: plate\n"
         "\nCabinet six, if you count from the left:\n1. apple\n\n- fridge: salmon\n\n## Bedroom\n- **desk**: book\n"
-        "\n### What happened\n1. Ravi is in the bedroom.\n2. He walks to the kitchen and goes to the **fourth** cabinet.\n"
+        "\n### What happened\n1. Ravi is in the bedroom.\n"
+        "2. He walks to the kitchen and goes to the **fourth** cabinet.\n"
     )
     s = state(outline + QUESTION)
     places = s["scene"]["places"]
