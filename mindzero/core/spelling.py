@@ -66,3 +66,21 @@ def typo_fixes(
         if meant and len({same(v) for v in meant}) == 1:
             fixes.append((m.start(), word, meant[0]))
     return fixes
+
+
+#: Contractions typed without their apostrophe ("didnt", "theres", "hes"): no English words, so
+#: each is one contraction whoever writes it.
+BARE_CONTRACTIONS = frozenset(
+    "didnt doesnt dont wasnt isnt cant wont hasnt havent arent werent couldnt shouldnt wouldnt thats theres "
+    "whats hes shes theyre im ive youre".split()
+)
+_APOSTROPHE = {w: w[:-1] + "'" + w[-1] if w.endswith("nt") else w for w in BARE_CONTRACTIONS} | {
+    "thats": "that's", "theres": "there's", "whats": "what's", "hes": "he's", "shes": "she's", "theyre": "they're",
+    "im": "I'm", "ive": "I've", "youre": "you're",
+}  # fmt: skip
+_BARE = re.compile(r"\b(" + "|".join(sorted(BARE_CONTRACTIONS)) + r")\b")
+
+
+def with_apostrophes(text: str) -> str:
+    """``text`` with its lower-case :data:`BARE_CONTRACTIONS` written with their apostrophes."""
+    return _BARE.sub(lambda m: _APOSTROPHE[m[1]], text)

@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cache
 
-from mindzero.core.spelling import typo_fixes
+from mindzero.core.spelling import BARE_CONTRACTIONS, typo_fixes, with_apostrophes
 from mindzero.stories.templates import NAME, NOT_NAMES, ROOMS, Enter, Exit, Move, move_people, parse_line
 
 #: Verb classes by lemma; every inflection is read (lemminflect). "move" is both a motion ("moved
@@ -786,16 +786,6 @@ HESITATION = re.compile(r"(?<![\w'])(?:um+|uh+|erm+|uhm|hmm+)(?![\w'])[,.]?\s*",
 
 
 #: Contractions typed without their apostrophe ("didnt"): words, never names.
-BARE_CONTRACTIONS = frozenset(
-    "didnt doesnt dont wasnt isnt cant wont hasnt havent arent werent couldnt shouldnt wouldnt thats theres "
-    "whats hes shes theyre im ive youre".split()
-)
-
-
-_APOSTROPHE = {w: w[:-1] + "'" + w[-1] if w.endswith("nt") else w for w in BARE_CONTRACTIONS} | {
-    "thats": "that's", "theres": "there's", "whats": "what's", "hes": "he's", "shes": "she's", "theyre": "they're",
-    "im": "I'm", "ive": "I've", "youre": "you're",
-}  # fmt: skip
 
 
 @cache
@@ -908,7 +898,7 @@ def capitalise_names(text: str) -> str:
     said = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
     text = re.sub(rf"\b({said})\b", lambda m: m[1].capitalize(), text)
     text = re.sub(rf"\b({said.title()}) (?=(?:{said.title()})\b)", r"\1, ", text)  # "owen ben and noah": a list
-    text = re.sub(r"\b(" + "|".join(BARE_CONTRACTIONS) + r")\b", lambda m: _APOSTROPHE.get(m[1], m[1]), text)
+    text = with_apostrophes(text)
     # a run-on cut where the speaker goes on to the next event: "..., and then ...", "... so ...",
     # "... and Ben left ..." (a name that acts)
     who = rf"(?:{said.title()})(?:,? (?:and )?(?:{said.title()}))*(?: (?:all|both))?"  # "Ava, Ella and Ben (all)"

@@ -694,3 +694,28 @@ def test_corrections_after_a_dash_a_bare_count_or_at_the_next_sentence(said: str
     s = state(story, "Is Tom trying to get (a) an apple or (b) a plate?")
     assert s["scene"]["places"]["kitchen/fridge"] == {"apple": 2}
     assert s["story"]["visits"] == ["kitchen/kitchencabinet/2 (opened)"]
+
+
+def test_a_correction_follows_what_it_corrects() -> None:
+    """The withdrawn words end where the correction starts: "the second, sorry, the third kitchen
+    cabinet" takes back "the second", not the microwave named before it; a restated start."""
+    story = (
+        "The kitchen has a microwave and four cabinets, all empty.\nNina starts in the bedroom, no sorry, she starts "
+        "in the kitchen. She goes to the microwave, opens it, closes it, then she goes to the second, sorry, the "
+        "third kitchen cabinet, and then towards the fridge, I mean the fourth cabinet.\n"
+    )
+    s = state(story, "Is Nina trying to get (a) a plate or (b) an apple?")
+    visits = ["kitchen/microwave (opened)", "kitchen/kitchencabinet/3", "kitchen/kitchencabinet/4"]
+    assert s["story"] == {"person": "Nina", "start": "kitchen", "visits": visits}
+
+
+def test_a_childs_words_for_whose_house_and_contractions_without_apostrophes() -> None:
+    story = (
+        "thomas's house has a kitchen and a bedroom. the kitchen has a fridge and the fridge has an apple in it\n"
+        "thomas is in the bedroom and then he goes to the kitchen\n"
+        "if thomas thinks there isnt an apple inside the fridge which one is more likely (a) thomas has been trying to "
+        "get an apple (b) thomas has been trying to get a plate"
+    )
+    s = state(story, "")
+    assert s["scene"]["places"] == {"kitchen/fridge": {"apple": 1}} and not s["unread"]
+    assert s["query"]["given"] == ("apple", "kitchen/fridge")  # "isnt": the premise that it is not there

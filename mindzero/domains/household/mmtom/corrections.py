@@ -31,7 +31,8 @@ MARKER = re.compile(
 )
 COUNT = r"(?:a|an|one|two|three|four|five|six|seven|eight|\d+|another|just (?:the )?one)"
 PREPOSITION = r"(?:on|in|inside|into|at|under|to|towards?)"
-CLAUSE = re.compile(r"^(?:she|he|they|it|i)(?:'s| is| was| 's)\b|^(?:it's|she's|he's)\b", re.I)
+#: A replacement that is a clause of its own: "she's in the kitchen", "he starts in the kitchen".
+CLAUSE = re.compile(r"^(?:she|he|they|it|i)(?:'s|'re|'m)?\s+[a-z]+\b|^(?:it's|she's|he's)\b", re.I)
 
 
 def _alternatives(words) -> str:
@@ -40,28 +41,30 @@ def _alternatives(words) -> str:
 
 @cache
 def _kinds() -> list[tuple[re.Pattern, re.Pattern]]:
-    """(what a replacement starts with, what it replaces) for each kind of phrase."""
+    """(what a replacement starts with, the phrase it replaces, which ends where the marker starts)
+    for each kind of phrase: objects, a place with its preposition, a place, an ordinal."""
     lex = lexicon()
     things = _alternatives([*lex.objects, *lex.ambiguous])
     places = _alternatives([*lex.rooms, *lex.furniture, "cabinet", "cupboard", "one"])
-    ordinal = _alternatives(lex.ordinals)
-    place = rf"(?:the|a|an|that|this) (?:(?:{ordinal}|\w+) ){{0,2}}?(?:{places})s?"
+    ordinal = rf"(?:the )?(?:{_alternatives(lex.ordinals)})"
+    place = rf"(?:the|a|an|that|this) (?:(?:{_alternatives(lex.ordinals)}|\w+) ){{0,2}}?(?:{places})s?"
     objects = rf"{COUNT} (?:\w+ )?(?:{things})(?:s|es)?"
-    return [
-        (re.compile(rf"^{objects}\b", re.I), re.compile(rf"\b{objects}\b", re.I)),
-        (re.compile(rf"^{PREPOSITION} {place}\b", re.I), re.compile(rf"\b{PREPOSITION} {place}\b", re.I)),
-        (re.compile(rf"^{place}\b", re.I), re.compile(rf"\b{place}\b", re.I)),
-        (re.compile(rf"^(?:the )?(?:{ordinal})\b", re.I), re.compile(rf"\b(?:the )?(?:{ordinal})\b", re.I)),
+    kinds = [
+        (objects, rf"(?:{objects}|{COUNT})"),  # "three, no, two apples": a bare count
+        (rf"{PREPOSITION} {place}", rf"{PREPOSITION} {place}"),
+        (place, rf"(?:{place}|{ordinal})"),  # "the second, sorry, the third kitchen cabinet"
+        (ordinal, rf"(?:{place}|{ordinal})"),
     ]
+    return [(re.compile(rf"^{a}\b", re.I), re.compile(rf"\b{b}\s*$", re.I)) for a, b in kinds]
 
 
 def _withdrawn(before: str, after: str) -> int | None:
-    """Where the phrase that ``after`` replaces starts in ``before`` (the sentence so far), or None."""
-    for k, (starts, phrase) in enumerate(_kinds()):
+    """Where the phrase that ``after`` replaces starts in ``before`` (the sentence so far, which the
+    phrase ends: a correction follows what it corrects), or None."""
+    for starts, phrase in _kinds():
         if starts.match(after):
-            found = list(phrase.finditer(before))
-            bare = re.search(rf"\b{COUNT}\s*$", before) if k == 0 else None  # "three, no, two apples"
-            return bare.start() if bare else found[-1].start() if found else None
+            found = phrase.search(before)
+            return found.start() if found else None
     if CLAUSE.match(after):
         cut = max(before.rfind(","), before.rfind("."), before.rfind(";"))
         start = cut + 1 if cut >= 0 else 0

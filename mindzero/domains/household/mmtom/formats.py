@@ -24,7 +24,7 @@ from mindzero.domains.household.mmtom.lexicon import lexicon, text_note
 
 TIME = r"\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?"
 DATE = r"\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4},?"
-SPEAKER = r"(?P<who>[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)?)"
+SPEAKER = r"(?P<who>[A-Za-z][\w'.-]*(?: [A-Z][\w'.-]*)?)"  # "Priya", "Priya S.", "jonno"
 #: "[19:02] Priya: ok so", "12/03/24, 21:15 - Sam: the kitchen", "21:15 Sam: ..."
 STAMPED = re.compile(rf"^\s*(?:\[(?:{DATE}\s*)?{TIME}\]|(?:{DATE}\s*)?{TIME}\s*[-–—]?)\s*{SPEAKER}\s*:\s*(?P<said>.*)$")
 #: "Marco — 14:20", "Dana  9:14 AM", "Dana — Today at 09:14", "Priya, [05.12.26 19:02]": a speaker

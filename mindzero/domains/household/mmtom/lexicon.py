@@ -376,14 +376,15 @@ def _list_heading(doc, found: list[Mention]) -> list[Mention]:
 
 def _bare_ordinals(doc, found: list[Mention]) -> list[Mention]:
     """Ordinals that stand for cabinets without the word: "the third one", "the sixth", "the second
-    and fourth ones" (not "for the first time")."""
+    and fourth ones", a sentence's "2nd one ..." (not "for the first time")."""
     taken = {i for m in found for i in range(m.start, m.end)}
     furniture = {m.start for m in found if m.kind == "places"}  # "the first kitchen table" is no cabinet
     out, i = [], 0
     while i < len(doc):
         after_the = i >= 1 and doc[i - 1].lower_ == "the"
         after_one = i >= 2 and doc[i - 1].lower_ == "one" and doc[i - 2].lower_ == "the"  # "the one second from ..."
-        if i not in taken and _ordinal(doc[i]) is not None and (after_the or after_one):
+        opens = i == 0 and i + 1 < len(doc) and doc[i + 1].lower_ in ("one", "ones")  # "1st one has an apple"
+        if i not in taken and _ordinal(doc[i]) is not None and (after_the or after_one or opens):
             j = i
             while j + 1 < len(doc) and (_ordinal(doc[j + 1]) is not None or doc[j + 1].lower_ in {",", "and"}):
                 j += 1

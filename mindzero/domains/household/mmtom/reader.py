@@ -28,6 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from mindzero.core.errors import UserError
+from mindzero.core.spelling import with_apostrophes
 from mindzero.domains.household.mmtom.addressed import describe_for_onlooker
 from mindzero.domains.household.mmtom.corrections import resolve_corrections
 from mindzero.domains.household.mmtom.dictation import punctuate_run_ons
@@ -70,7 +71,15 @@ NEGATIONS = frozenset({"not", "n't", "no", "never", "nowhere", "nothing"})
 POLARITY_WORDS = frozenset({"doubt", "unaware", "miss", "lack", "absent", "elsewhere", "except", "besides",
                             "mistaken", "wrong", "forget", "unsure", "uncertain", "unlikely", "but", "other"})
 #: Where each part of a story starts ("Actions taken by Mary:", "Question:") when it is labelled.
-ACTIONS_HEAD = re.compile(r"actions taken by\s+([A-Za-z][\w'-]*)\s*:", re.IGNORECASE)
+#: "Actions taken by Mary:", or a line heading a log: "Log - Mary", "--- events, Nadia ---", "What
+#: Linda did:" (every sentence after it is the person's action).
+ACTIONS_HEAD = re.compile(
+    r"actions taken by\s+([A-Za-z][\w'-]*)\s*:"
+    r"|^[ \t]*-*[ \t]*(?:log|events?|actions?|activity|timeline)[ \t]*(?:[-–—:,(]|for|of|by)[ \t]*([A-Za-z][\w'-]*)"
+    r"[ \t]*\)?[ \t]*-*[ \t]*:?[ \t]*$"
+    r"|^[ \t]*what ([A-Za-z][\w'-]*) did[ \t]*:?[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
 QUESTION_HEAD = re.compile(
     r"(?:\bquestion|^\s*q)\s*(?::|-|–)|^[ \t]*(?:[IVX]+\.|\d+\.|part [IVX\d]+\.?)?[ \t]*question[ \t]*$",
     re.IGNORECASE | re.MULTILINE,
@@ -279,23 +288,34 @@ ITEM_START = re.compile(
 )
 
 
-#: Longest line that may be wrapped prose (characters): editors and mail wrap at 72-100; a longer
-#: line is a paragraph of its own, even without end punctuation.
+#: Longest line of a hard-wrapped text (characters): editors and mail wrap at 72-100. A text with
+#: a longer line is not wrapped, so its line breaks end sentences even without punctuation; in a
+#: wrapped one, a line under :data:`SHORT_LINE` of the longest ends its paragraph.
 WRAP_WIDTH = 120
+SHORT_LINE = 0.6
+
+
+#: A line that asks the question with both options ("if linda thinks ... (a) ... (b) ..."): never
+#: the wrapped rest of the line before.
+ASKED_LINE = re.compile(
+    r"(?:if|which|what|suppose|assuming|given|is|does|do|did|was|would|so|question)\b[^\n]*\(a\)[^\n]*\(b\)", re.I
+)
 
 
 def _segments(text: str, cut: int) -> list[tuple[int, str]]:
     """(offset, text) of the lines a story is made of: a line break ends a sentence unless the next
-    line continues it (starts in lower case after a line of at most :data:`WRAP_WIDTH` characters
-    without end punctuation, and is no :data:`ITEM_START`: wrapped prose);
+    line continues it (starts in lower case after a line without end punctuation in a hard-wrapped
+    text, :data:`WRAP_WIDTH`, and is no :data:`ITEM_START` nor :data:`ASKED_LINE`: wrapped prose);
     offset ``cut`` (where a heading stood) always ends one."""
     out, start = [], 0
+    longest = max(len(line.strip()) for line in text.split("\n"))
     for m in re.finditer(r"\n", text):
         before, after = text[start : m.start()].rstrip(), text[m.end() :].lstrip(" \t")
         heading = m.end() <= cut <= m.end() + len(text[m.end() :]) - len(after)
         line = before[before.rfind("\n") + 1 :]
         continues = before and before[-1] not in ".!?:;" and after[:1].islower() and not heading
-        continues = continues and len(line.strip()) <= WRAP_WIDTH
+        wrapped = longest <= WRAP_WIDTH and len(line.strip()) >= SHORT_LINE * longest
+        continues = continues and wrapped and not ASKED_LINE.match(after)
         continues = continues and not ITEM_START.match(after)
         if not continues:
             out.append((start, text[start : m.start()]))
@@ -338,7 +358,7 @@ def _layout(text: str) -> tuple[list[tuple[int, object]], str, str | None, int]:
     option label."""
     person, acts_from = None, len(text)
     if head := ACTIONS_HEAD.search(text):
-        person, acts_from = head[1], head.end()
+        person, acts_from = next(name for name in head.groups() if name), head.end()
         text = text[: head.start()] + " " * len(head[0]) + text[head.end() :]  # keeps offsets and lines
     text = DESCRIPTION_HEAD.sub(lambda m: " " * len(m[0]), text)
     if q := QUESTION_HEAD.search(text):
@@ -386,9 +406,13 @@ def _is_action(sent: _Sentence, names: set[str]) -> bool:
     if _room_list(sent):
         return False  # "A bedroom, a kitchen and a bathroom."
     # the person as subject, not as owner ("Anna's kitchen has ...")
-    owner = {i for i, t in words if i + 1 < len(toks) and toks[i + 1].lower_ in ("'s", "’s") and i + 2 in
-             {m.start for m in sent.found if m.kind != "filler"}}
+    owner = {i for i, t in words if i + 2 < len(toks) and toks[i + 1].lower_ in ("'s", "’s") and (i + 2 in
+             {m.start for m in sent.found if m.kind != "filler"} or toks[i + 2].lower_ in HOMES)}
     return any((t.lower_ in names and i not in owner) or t.lower_ in PERSONAL for i, t in words)
+
+
+#: What a person owns that is the whole apartment ("Thomas's house has a kitchen and ...").
+HOMES = frozenset({"house", "flat", "apartment", "home", "place", "condo", "unit"})
 
 
 def _room_list(sent: _Sentence) -> bool:
@@ -459,12 +483,13 @@ def _skip_passed(sent: _Sentence, notes: list[dict]) -> None:
         notes.append(sent.unread([], f"passed, not visited: {toks[k:end].text!r}", acts=False, named=False))
 
 
-def read_scene(sentences: list[_Sentence]) -> tuple[Scene, list[dict]]:
-    """(scene, unread sentences) of the apartment description."""
+def read_scene(sentences: list[_Sentence], names: set[str] = frozenset()) -> tuple[Scene, list[dict]]:
+    """(scene, unread sentences) of the apartment description (``names``: the person's, who may
+    own it: "thomas's house has ...")."""
     scene, room, unread, previous = Scene(), None, [], []
     for sent in sentences:
         _skip_asides(sent, set(), unread)
-        if unknown := unknown_words(sent.tokens, sent.found, set()):
+        if unknown := unknown_words(sent.tokens, sent.found, set(names)):
             unread.append(sent.unread(unknown))
             continue
         rooms = [m.name for m in sent.found if m.kind == "room"]
@@ -1165,7 +1190,7 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
         acts, rooms = _split_action(s, names)
         actions += [replace(a, part="actions") for a in acts]
         described += [replace(r, part="description") for r in rooms]
-    scene, unread1 = read_scene(described)
+    scene, unread1 = read_scene(described, names)
     story, unread2 = read_story(actions, scene, person or "the person", names, _other_names(sentences, names))
     unread = sorted(respelled + unread1 + unread2, key=lambda u: u["line"])
     if strict and unread:
@@ -1178,6 +1203,7 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
 def _respell(text: str) -> tuple[str, list[dict]]:
     """The text with its misspelt room, furniture and object words corrected (:func:`spelling_fixes`),
     and a note per correction for ``unread`` (it blocks nothing: the reading says what it assumed)."""
+    text = with_apostrophes(text)  # "isnt", "theres": no note (the words are the same)
     fixes = spelling_fixes(text)
     notes = []
     for offset, typed, meant in reversed(fixes):
