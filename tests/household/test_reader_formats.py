@@ -158,3 +158,16 @@ def test_an_outline_with_number_ranges_a_plain_list_head_and_prose_under_a_room_
         "bedroom/desk": {"book": 1},
     }
     assert s["story"]["visits"] == ["kitchen/kitchencabinet/4"]
+
+
+@pytest.mark.parametrize(
+    "heading", ["Log - Ravi", "--- events, Ravi ---", "What Ravi did:", "Ravi's log", "ravi - log"]
+)
+def test_a_log_heading_makes_the_lines_under_it_the_persons_actions(heading: str) -> None:
+    story = (
+        "Kitchen: a fridge and a microwave with a cupcake. Inside the fridge you will find a salmon.\n"
+        f"{heading}\n1. in the bedroom\n2. walks to the kitchen\n3. walks towards the microwave\n"
+    )
+    s = state(story + QUESTION)
+    assert s["story"] == {"person": "Ravi", "start": "bedroom", "visits": ["kitchen/microwave"]}
+    assert s["scene"]["places"] == {"kitchen/fridge": {"salmon": 1}, "kitchen/microwave": {"cupcake": 1}}

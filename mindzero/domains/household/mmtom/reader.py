@@ -72,12 +72,13 @@ POLARITY_WORDS = frozenset({"doubt", "unaware", "miss", "lack", "absent", "elsew
                             "mistaken", "wrong", "forget", "unsure", "uncertain", "unlikely", "but", "other"})
 #: Where each part of a story starts ("Actions taken by Mary:", "Question:") when it is labelled.
 #: "Actions taken by Mary:", or a line heading a log: "Log - Mary", "--- events, Nadia ---", "What
-#: Linda did:" (every sentence after it is the person's action).
+#: Linda did:", "Jennifer - log" (every sentence after it is the person's action).
 ACTIONS_HEAD = re.compile(
     r"actions taken by\s+([A-Za-z][\w'-]*)\s*:"
     r"|^[ \t]*-*[ \t]*(?:log|events?|actions?|activity|timeline)[ \t]*(?:[-–—:,(]|for|of|by)[ \t]*([A-Za-z][\w'-]*)"
     r"[ \t]*\)?[ \t]*-*[ \t]*:?[ \t]*$"
-    r"|^[ \t]*what ([A-Za-z][\w'-]*) did[ \t]*:?[ \t]*$",
+    r"|^[ \t]*what ([A-Za-z][\w'-]*) did[ \t]*:?[ \t]*$"
+    r"|^[ \t]*([A-Za-z][\w-]*)(?:'s)?[ \t]*[-–—:]?[ \t]*(?:log|events|actions|activity|timeline)[ \t]*:?[ \t]*$",
     re.IGNORECASE | re.MULTILINE,
 )
 QUESTION_HEAD = re.compile(
@@ -359,6 +360,7 @@ def _layout(text: str) -> tuple[list[tuple[int, object]], str, str | None, int]:
     person, acts_from = None, len(text)
     if head := ACTIONS_HEAD.search(text):
         person, acts_from = next(name for name in head.groups() if name), head.end()
+        person = person.title() if person.islower() else person  # "ravi - log"
         text = text[: head.start()] + " " * len(head[0]) + text[head.end() :]  # keeps offsets and lines
     text = DESCRIPTION_HEAD.sub(lambda m: " " * len(m[0]), text)
     if q := QUESTION_HEAD.search(text):
