@@ -719,3 +719,12 @@ def test_a_childs_words_for_whose_house_and_contractions_without_apostrophes() -
     s = state(story, "")
     assert s["scene"]["places"] == {"kitchen/fridge": {"apple": 1}} and not s["unread"]
     assert s["query"]["given"] == ("apple", "kitchen/fridge")  # "isnt": the premise that it is not there
+
+
+def test_and_before_a_place_that_says_what_it_holds_starts_a_new_statement() -> None:
+    story = (
+        "In the bedroom there are two desks and a cabinet and in the cabinet there are two apples and a plate.\n"
+        "Anna is in the kitchen. She walks to the bedroom.\n"
+    )
+    s = state(story, "Is Anna trying to get (a) an apple or (b) a plate?")
+    assert s["scene"]["places"] == {"bedroom/desk": {}, "bedroom/cabinet": {"apple": 2, "plate": 1}}

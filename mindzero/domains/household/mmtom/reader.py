@@ -540,8 +540,12 @@ def _clauses(sent: _Sentence) -> list[tuple[int, int]]:
             subject = bool(left) and all(m.kind == "places" for m in left) and not any(
                 tok.lower_ in HAVING for tok in toks[cuts[-1] : i]
             )
+            # "... a desk and a cabinet and in the cabinet there are ...": a place that says what it holds
+            where = next((m for m in sent.found if m.kind == "places" and m.start == i + 3), None)
+            placed = nxt in ("in", "on", "inside") and where is not None and where.end < len(toks)
+            placed = placed and toks[where.end].lower_ in ("there", "there's", "you", ",")
             # "..., and the ...", "the X is empty and the Y holds ...", "a couch and a desk and the cupboard's got"
-            if prev == "," or said or (states and not subject):
+            if prev == "," or said or (states and not subject) or placed:
                 cuts.append(i)
     return list(zip(cuts, [*cuts[1:], len(toks)]))
 
