@@ -728,3 +728,16 @@ def test_and_before_a_place_that_says_what_it_holds_starts_a_new_statement() -> 
     )
     s = state(story, "Is Anna trying to get (a) an apple or (b) a plate?")
     assert s["scene"]["places"] == {"bedroom/desk": {}, "bedroom/cabinet": {"apple": 2, "plate": 1}}
+
+
+def test_followed_by_carries_the_opening_over_to_the_places_after_it() -> None:
+    """MMToM-QA's own "He then opens and shuts the seventh kitchen cabinet, followed by the microwave,
+    and the sixth kitchen cabinet." was read as opening only the first (spaCy lemmatises "followed")."""
+    story = (
+        "The kitchen has a microwave and eight cabinets, all empty. The living room has a sofa.\nWilliam is in the "
+        "living room. He goes to the kitchen. He then opens and shuts the seventh kitchen cabinet, followed by the "
+        "microwave, and the sixth kitchen cabinet.\n"
+    )
+    s = state(story, "Is William trying to get (a) an apple or (b) a plate?")
+    opened = ["kitchen/kitchencabinet/7 (opened)", "kitchen/microwave (opened)", "kitchen/kitchencabinet/6 (opened)"]
+    assert s["story"]["visits"] == opened
