@@ -741,3 +741,14 @@ def test_followed_by_carries_the_opening_over_to_the_places_after_it() -> None:
     s = state(story, "Is William trying to get (a) an apple or (b) a plate?")
     opened = ["kitchen/kitchencabinet/7 (opened)", "kitchen/microwave (opened)", "kitchen/kitchencabinet/6 (opened)"]
     assert s["story"]["visits"] == opened
+
+
+def test_the_last_cabinet_in_a_description_is_the_last_of_those_counted() -> None:
+    story = (
+        "The kitchen has four cupboards and a fridge. All four cupboards, from the one on the far left to the last "
+        "one on the right, are empty. The fridge holds an apple.\nOmar is in the kitchen. He goes to the last "
+        "cupboard, the rightmost, and opens it.\n"
+    )
+    s = state(story, "Is Omar trying to get (a) an apple or (b) a plate?")
+    assert sorted(s["scene"]["places"]) == ["kitchen/fridge", *(f"kitchen/kitchencabinet/{n}" for n in range(1, 5))]
+    assert s["story"]["visits"] == ["kitchen/kitchencabinet/4 (opened)"]

@@ -510,6 +510,13 @@ def read_scene(sentences: list[_Sentence], names: set[str] = frozenset()) -> tup
             unread.append(sent.unread([], "objects not given one place"))
             continue
         places, pairs, room = read
+        last = _cabinet_number(scene, -1, False)  # "the last one on the right": the last of those counted so far
+        known = {"kitchen/kitchencabinet/-1": f"kitchen/kitchencabinet/{last}"} if last else {}
+        places = [(w, k, last if i == -1 and place_id(w, k, i) in known else i) for w, k, i in places]
+        pairs = [(known.get(pid, pid), obj) for pid, obj in pairs]
+        if any(i is not None and i < 1 and place_id(w, k, i) != f"{w}/{k}" for w, k, i in places):
+            unread.append(sent.unread([], "'the last' cabinet before any says how many there are"))
+            continue
         for where, kind, index in places:
             scene.add_place(where, kind, index)
         previous = [place_id(where, kind, index) for where, kind, index in places[-1:]] or previous
