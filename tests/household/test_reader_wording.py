@@ -752,3 +752,16 @@ def test_the_last_cabinet_in_a_description_is_the_last_of_those_counted() -> Non
     s = state(story, "Is Omar trying to get (a) an apple or (b) a plate?")
     assert sorted(s["scene"]["places"]) == ["kitchen/fridge", *(f"kitchen/kitchencabinet/{n}" for n in range(1, 5))]
     assert s["story"]["visits"] == ["kitchen/kitchencabinet/4 (opened)"]
+
+
+def test_objects_after_a_dash_that_name_their_own_place_later_are_that_places() -> None:
+    story = (
+        "The living room has a cabinet, a sofa and a desk — two wine glasses, a dish bowl and an apple in the "
+        "cabinet, and a plate on the sofa.\nAnna is in the kitchen. She walks to the living room.\n"
+    )
+    s = state(story, "Is Anna trying to get (a) an apple or (b) a plate?")
+    assert s["scene"]["places"] == {
+        "livingroom/cabinet": {"wineglass": 2, "dishbowl": 1, "apple": 1},
+        "livingroom/sofa": {"plate": 1},
+        "livingroom/desk": {},
+    }

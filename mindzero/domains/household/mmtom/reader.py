@@ -596,7 +596,10 @@ def _assign(
             if all(m.kind == "obj" for m in found):
                 heading = toks[lo].text in (":", "-", "–", "—")
                 closing = any(t.text == ")" for t in toks[a:b])  # "a fridge (no milk, but a salmon), ..."
-                if not owner and a == lo and (heading or closing) and tail:
+                # "... a desk — two glasses and an apple in the cabinet, ...": their own place comes later
+                placed_later = any(m.kind == "places" and m.start >= b and toks[max(m.start - 2, 0)].lower_ in
+                                   ("in", "on", "inside") for m in clause)  # fmt: skip
+                if not owner and a == lo and (heading or closing) and tail and not placed_later:
                     owner = tail  # "1: a bowl, a plate, 2: ...": the place just before the colon or bracket
                 if not owner or objects_led:
                     # "two books on the sofa, and a plate and a cup on the table": objects that led
