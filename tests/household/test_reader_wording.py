@@ -765,3 +765,9 @@ def test_objects_after_a_dash_that_name_their_own_place_later_are_that_places() 
         "livingroom/sofa": {"plate": 1},
         "livingroom/desk": {},
     }
+
+
+def test_and_there_is_starts_a_new_statement_without_a_comma() -> None:
+    story = "bedroom has a coffee table and a desk and there's a book on the coffee table.\nAnna is in the bedroom.\n"
+    s = state(story, "Is Anna trying to get (a) a book or (b) a plate?")
+    assert s["scene"]["places"] == {"bedroom/coffeetable": {"book": 1}, "bedroom/desk": {}}

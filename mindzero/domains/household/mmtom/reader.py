@@ -552,7 +552,8 @@ def _clauses(sent: _Sentence) -> list[tuple[int, int]]:
             placed = nxt in ("in", "on", "inside") and where is not None and where.end < len(toks)
             placed = placed and toks[where.end].lower_ in ("there", "there's", "you", ",")
             # "..., and the ...", "the X is empty and the Y holds ...", "a couch and a desk and the cupboard's got"
-            if prev == "," or said or (states and not subject) or placed:
+            there = nxt == "there" and i + 2 < len(toks) and toks[i + 2].lower_ in ("'s", "is", "are", "s")
+            if prev == "," or said or (states and not subject) or placed or there:
                 cuts.append(i)
     return list(zip(cuts, [*cuts[1:], len(toks)]))
 
