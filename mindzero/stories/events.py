@@ -13,13 +13,15 @@ from mindzero.stories.paraphrase import (
     bracket_notes,
     capitalise_names,
     read_sentence,
+    scene_heading,
+    script_dialogue,
     sentences,
     story_names,
     thread_marks,
     title_shouted_names,
 )
 from mindzero.stories.questions import read_question as _question_in_words
-from mindzero.stories.templates import NAME, THING, Enter, Event, Exit, IsIn, Move, move_people, parse_line
+from mindzero.stories.templates import NAME, THING, Enter, Event, Exit, IsIn, Move, Stay, move_people, parse_line
 
 _NUMBERED = re.compile(r"^\s*(\d+)\s+(.*\S)\s*$")
 
@@ -45,6 +47,9 @@ class StoryText:
     sentences_read: int = 0  # statements read (questions aside), whatever events they made
     holding: tuple[str, str] | None = None  # (who, what) a sentence took and the next must put somewhere
     seen: _Seen = field(default_factory=lambda: _Seen(), repr=False, compare=False)  # for story_context
+    scripted: bool = False  # a script's scene heading was read ("INT. HALL - DAY")
+    scene: str | None = None  # the room the last heading names (None: several, or none usable)
+    scene_at: int = 0  # the events before that heading
 
 
 #: The room of a story that names none ("Sally has a basket. ... Sally goes out for a walk."): everyone
@@ -65,7 +70,7 @@ def read_story(text: str, ignore_unknown: bool = False) -> StoryText:
     ``reworded`` (line 0); if that reading fails too, or names another room, the first error stands.
     Hesitations ("um") are no words of it, and a story without capital letters (dictated) gets its
     names capitalised (:func:`~mindzero.stories.paraphrase.capitalise_names`)."""
-    text = bracket_notes(title_shouted_names(capitalise_names(HESITATION.sub("", thread_marks(text)))))
+    text = bracket_notes(script_dialogue(title_shouted_names(capitalise_names(HESITATION.sub("", thread_marks(text))))))
     try:
         return _read_story(text, ignore_unknown)
     except UserError as error:
@@ -105,6 +110,14 @@ def _read_story(text: str, ignore_unknown: bool = False) -> StoryText:
         if numbered and m is None and not started:
             continue  # preamble such as "Read the following story ..."
         started = True
+        heading = None if numbered else scene_heading(line)
+        if heading is not None:  # a script's scene heading or transition: no event; a heading sets the scene
+            if heading:
+                story.scripted, story.scene_at = True, len(story.events)
+                story.scene = (heading[0] or None) if len(heading) == 1 else None
+            story.sentences_read += 1
+            story.reworded.append((lineno, line, ""))
+            continue
         for sentence in [m.group(2)] if m else sentences(line):
             if sentence.endswith("?") and not ASKS_WHERE.match(sentence) and not _ASKS_PLACE.search(sentence):
                 # no question of where: a statement ("Noah likes the red pantry??") or a rhetorical question
@@ -215,7 +228,20 @@ def story_context(story: StoryText) -> Context:
         group=seen.group,
         left=dict(seen.left),
         moved=(last.agent, last.obj) if isinstance(last, Move) else None,
+        scripted=story.scripted,
+        scene=_scene(story),
     )
+
+
+def _scene(story: StoryText) -> str | None:
+    """The room a bare "X enters." goes into under the last scene heading: the heading's one room, as
+    long as no one has since entered, stayed or been in another room (the story's events must agree)."""
+    if story.scene is None:
+        return None
+    for event in story.events[story.scene_at :]:
+        if isinstance(event, Enter | IsIn | Stay) and event.room != story.scene:
+            return None
+    return story.scene
 
 
 def _agents(event: Event | None) -> tuple[str | None, ...]:

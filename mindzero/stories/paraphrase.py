@@ -57,7 +57,9 @@ VERBS: dict[str, tuple[str, ...]] = {
         "turn": "turn face address lean",  # "turned to Owen (and whispered ...)": no event
         # thinking and feeling: a clause with one of these and no word of going, placing or a place is no event
         "muse": "think wonder feel seem sigh smile laugh frown yawn shiver hum nod shrug find realise realize "
-        "decide consider remember forget hope annoy please bore want wish",
+        "decide consider remember forget hope annoy please bore want wish "
+        # a look or a face made at something (a script's action lines): "glares at the corn", "scowls"
+        "gaze glare stare glance eye scowl grimace wrinkle pat pout wince beam grin sniff squint blink",
     }.items()
 }
 #: Words that say how or when, not what: skipped wherever they stand.
@@ -106,7 +108,8 @@ _STATE_WORDS = frozenset(
 _PREP_IN = ("inside of", "in to", "into", "inside", "onto", "within", "in", "on", "to")
 _TIME = re.compile(
     r"\b(?:(?:for|after|within|in|about|during) )?(?:like |about |around |roughly |approximately )?"
-    r"(?:a|an|one|1|two|2|three|3|a few|several|some|another|a couple of|(?:out )?(?:his|her|their))(?: \(\d+\))?"
+    r"(?:a|an|one|1|two|2|three|3|a few|several|some|another|a couple of|(?:out )?(?:his|her|their)(?: own)?)"
+    r"(?: \(\d+\))?"
     r" (?:more |whole |full |entire |idle |motionless |quiet |silent |still |long |solid |good )?"
     r"(?:minute|minutes|min|moment|moments|while|second|seconds|bit|hour|hours)"
     r"(?: of (?:his|her|their) own| of it)?(?: later| or so| afterwards)?\b|\bat the (?:very )?same (?:moment|time)\b"
@@ -250,10 +253,26 @@ _CONTRACTIONS = (
         "stays a minute",
     ),
     (
-        re.compile(r"(?<!stays )(?:\ba (?:quiet|still|silent) minute\b|\ba minute's (?:pause|wait|rest|"
+        re.compile(r"(?<!stays )(?<!spends )(?<!spent )(?<!spend )(?<!takes )(?<!took )"
+                   r"(?:\ba (?:quiet|still|silent) minute\b|\ba minute's (?:pause|wait|rest|"
                    r"silence)\b)", re.I),
         "stays a minute",
     ),
+    # a game master's table talk: "takes a motionless minute of her own", "spends a minute standing still",
+    # "hangs around the den", ", hands in pockets,", "leans in and murmurs to", "spots a mouse skittering along
+    # the wall", "the whole party (A, B and C) rolls into", "the party regroups: A, B and C all head into"
+    (re.compile(r"\b(?:takes|took|take|taking) (?=(?:a|one|his|her|their) (?:\w+ )?(?:\w+ )?minute\b)", re.I),
+     "spends "),  # fmt: skip
+    (re.compile(r"(?<=\bminute) (?:standing|sitting|waiting) (?:still|around|quietly)\b", re.I), ""),
+    (re.compile(r"\b(hangs|hung|hang|hanging) (?:around|about) the\b", re.I), r"\1 around in the"),
+    (re.compile(r",\s*(?:(?:his|her|their) )?hands in (?:(?:his|her|their) )?pockets\s*(?=,)", re.I), ""),
+    (re.compile(r"\b(?:leans|leaned|leant|lean) (?:in|over)(?: close)?,? and (?=[a-z])", re.I), ""),
+    (re.compile(r"\b((?:spots|spotted|spot|sees|saw|see|notices|noticed|notice|spies|spied) (?:a|an) [a-z]+) [a-z]+ing"
+                r"(?: (?:along|across|around|past|by|under|over|up|down|on) the [a-z]+)?(?=\s*[,.;!]|\s*$)", re.I),
+     r"\1"),  # fmt: skip
+    (re.compile(rf"\bthe (?:whole )?(?:party|group|team) \(({_NAMES_PLAIN})\)", re.I), r"\1"),
+    (re.compile(rf"\b(?:the (?:whole )?(?:party|group|team)) (?:regroups|regrouped|gathers|gathered|reassembles|"
+                rf"reassembled)\s*:\s*(?=(?:{_NAMES_PLAIN})\b)", re.I), ""),  # fmt: skip
     (re.compile(r"\b([Tt]hen|[Aa]nd) away(?=\s*[,.;!]|\s*$)"), r"\1 goes away"),  # "..., a quiet minute and then away"
     (re.compile(r"\b(?:catch|catches|caught) sight of\b", re.I), "saw"),
     (re.compile(r",?\s*\bdead (?:still|quiet|silent)\b", re.I), ""),
@@ -326,6 +345,10 @@ class Context:
     group: tuple[str, ...] = ()  # the last people named together: whom "they", "all of them" mean
     left: dict[str, str] = field(default_factory=dict)  # the room each agent left last: where "came back" goes
     moved: tuple[str, str] | None = None  # (mover, object) of the last event, a move: "Then to the bag." goes on
+    # a script's scene heading in force ("INT. HALL - DAY"): whether there is one, and the room where a bare
+    # "X enters." / "they file in" goes (None: the heading names several rooms or the story's events disagree)
+    scripted: bool = False
+    scene: str | None = None
 
 
 def _one_name(words: list[str]) -> str:
@@ -373,7 +396,7 @@ _FILLER = re.compile(
     r"|,\s*(?:alone|on (?:his|her) own) in the [\w ]+?,|,\s*changing (?:his|her|their) minds?,"
     r"|,\s*(?:wherever|whatever|whoever) [^,;.]*,"
     # "Emma, it chanced, had lost ..."
-    r"|,\s*it (?:so )?(?:chanced|happened|seems|seemed|appears|appeared|would seem|transpired)\s*,"
+    r"|,\s*it (?:so )?(?:chanced|happened|seems|seemed|appears|appeared|would seem|transpired|turns out|turned out)\s*,"
     r"|,?\s*\bwithout (?:\w+ing )?so much as (?:an? |one )?\w+\b"
     r"|,?\s*\bwithout (?:any |the (?:least|smallest|slightest) )?(?:movement|movements|motion|a word|\w+ing)\b{rest}"
     r"|,\s*(?:not a (?:muscle|finger|toe) moving|not moving a (?:muscle|finger)|not a twitch|not budging(?: an inch)?|"
@@ -808,6 +831,128 @@ def bracket_notes(text: str) -> str:
     text = _TURN.sub("", text)
     text = _WHERE_WHO.sub(lambda m: f" {_listed(m['who'])} in the {m['room']}. ", text)
     return _WHO_IS_WHERE.sub(lambda m: f" {_listed(m['who'])} in the {m['room']}. ", text)
+
+
+#: A script's scene heading: "INT. HALL - DAY", "EXT. FRONT YARD - CONTINUOUS", "INT. DEN / TV ROOM - INTERCUT -
+#: NIGHT", or a bare slug line of a room ("FRONT YARD", "WAITING ROOM - LATER"): capitals only.
+_HEADING = re.compile(
+    r"^(?:(?P<int>(?:INT|EXT|I/E|INT\.?/EXT|EXT\.?/INT)\.?)\s+)?(?P<places>[A-Z][A-Z']*(?: [A-Z][A-Z']*)*"
+    r"(?:\s*/\s*[A-Z][A-Z']*(?: [A-Z][A-Z']*)*)*)(?:\s+[-–—]+\s+[A-Z][A-Z' ]*)*\s*\.?$"
+)
+#: A script's transitions and directions of no event: "CUT TO:", "FADE IN:", "BACK TO SCENE".
+_TRANSITION = re.compile(
+    r"^(?:(?:SMASH |MATCH |JUMP |HARD )?CUT(?: BACK)? TO:?|DISSOLVE TO:?|FADE (?:IN|OUT|TO BLACK)[:.]?|"
+    r"BACK TO SCENE\.?|"
+    r"(?:END )?INTERCUT\.?|CONTINUOUS\.?|THE END\.?)$"
+)
+
+
+def scene_heading(line: str) -> tuple[str, ...] | None:
+    """The rooms a script's scene heading names ("INT. HALL - DAY": ``("hall",)``; "INT. DEN / TV ROOM -
+    INTERCUT": ``("den", "TV_room")``), ``()`` for a transition ("CUT TO:"), None for any other line. A
+    slug line without "INT." / "EXT." is a heading only when each of its places ends in a room's word
+    ("FRONT YARD", "WAITING ROOM"; "BENJAMIN", a speaker, is none)."""
+    line = line.strip()
+    if _TRANSITION.match(line):
+        return ()
+    m = _HEADING.match(line)
+    if m is None:
+        return None
+    known = {room.lower(): room for room in ROOMS}
+    rooms = []
+    for place in re.split(r"\s*/\s*", m["places"]):
+        words = [w for w in place.lower().split() if w != "the"]
+        if not words or not m["int"] and words[-1] not in ROOM_WORDS - {"inside", "outside", "there", "here", "back"}:
+            return None
+        rooms.append("" if "'" in place else known.get("_".join(words), "_".join(words)))  # "OWEN'S DEN": whose?
+    return tuple(rooms)
+
+
+#: A speaker's cue in a script: a name alone on its line ("BENJAMIN", "Benjamin (CONT'D)"), with its
+#: parenthetical on the same line or the next ("(whispering to Owen)").
+_CUE = re.compile(r"^(?P<who>[A-Z][A-Za-z'-]+)(?:\s*\((?:CONT'D|CONT’D|CONTINUING)\))?(?:\s*\((?P<how>[^()]+)\))?$")
+_PARENTHETICAL = re.compile(r"^\((?P<how>[^()]+)\)$")
+#: How a line is said: to one listener in a low voice (a private telling) or to everyone (a public claim).
+_WHISPERED = re.compile(
+    r"^(?:(?:whispering|whispers|murmuring|murmurs|muttering|mutters|quietly|softly|privately|aside|sotto voce|"
+    r"low|leaning in|leaning close|under (?:his|her|their) breath)[,]?\s+)+(?:to|in|into) (?P<to>[A-Z][a-z]+)"
+    r"(?:'s ear)?$", re.I)  # fmt: skip
+_ANNOUNCED = re.compile(
+    r"^(?:(?:announcing|announces|calling out|loudly|aloud)[,]?\s*)*(?:to (?:everyone|everybody|all|the room|"
+    r"the group|the others|the whole party|them all)(?: present)?)?$|^(?:announcing|calling out|loudly|aloud)$",
+    re.I)  # fmt: skip
+#: Words before a line's news that say nothing of the story: "Just so you all know, ...", "Listen, ...".
+_LEAD_IN = re.compile(
+    r"^(?:(?:just so you (?:all |guys )?know|for the record|listen(?: up)?|look|okay|ok|hey|psst|heads up|fyi|so|"
+    r"guys|everyone|everybody|folks|you guys|all right|alright)[,!.:]?\s+)+", re.I)  # fmt: skip
+
+
+#: A speech :func:`script_dialogue` could not read, kept whole: never read as anything.
+_SPEECH_NOT_READ = re.compile(r"^[A-Z][A-Za-z'-]+ \([^()]+\) says: ")
+
+
+def script_dialogue(text: str) -> str:
+    """A script's speeches as sentences: a speaker's cue, a parenthetical of how the line is said and
+    the line ("BENJAMIN / (whispering to Owen) / The radish is in the red bucket.") is "Benjamin
+    whispers to Owen that the radish is in the red bucket." ("(to everyone)": "announces to everyone
+    that"). A line of two fragments, a thing and a place the story names elsewhere with "the"
+    ("Radish. Red bottle.", "The onion? Blue bathtub."), says the one is in the other. A cue with any
+    other parenthetical, none, or a line that is no single statement is kept as one sentence that is
+    not read ("Benjamin (to Owen): ..."), never as a statement of fact by the narrator."""
+    if not re.search(r"^\s*\(", text, re.M):
+        return text
+    lines = text.split("\n")
+    out = list(lines)
+    k = 0
+    while k < len(lines):
+        cue = _CUE.match(lines[k].strip())
+        if cue is None or scene_heading(lines[k]) is not None or cue["who"].lower() in FUNCTION_WORDS:
+            k += 1
+            continue
+        how, j = cue["how"], k + 1
+        if how is None and j < len(lines) and (p := _PARENTHETICAL.match(lines[j].strip())):
+            how, j = p["how"], j + 1
+        said = []
+        while j < len(lines) and lines[j].strip() and not _PARENTHETICAL.match(lines[j].strip()):
+            said.append(lines[j].strip())
+            j += 1
+        if how is None or not said:
+            k += 1
+            continue
+        who = cue["who"].title() if cue["who"].isupper() else cue["who"]
+        line = _said_as_claim(who, how.strip(), " ".join(said), text)
+        out[k] = line or f"{who} ({how}) says: " + re.sub(r"[.?!]+(?=\s|$)", ",", " ".join(said))  # never read
+        for n in range(k + 1, j):
+            out[n] = ""
+        k = j
+    return "\n".join(out)
+
+
+def _said_as_claim(who: str, how: str, said: str, text: str) -> str | None:
+    """The sentence a speech means (:func:`script_dialogue`), or None."""
+    if m := _WHISPERED.match(how):
+        verb, to = f"whispers to {m['to']}", m["to"]
+    elif _ANNOUNCED.match(how) and how:
+        verb, to = "announces to everyone", ""
+    else:
+        return None
+    said = _LEAD_IN.sub("", said.strip())
+    if to:
+        said = re.sub(rf"^{to},\s+", "", said)  # "Owen, it's in the box."
+    two = re.fullmatch(r"(?:the )?([a-z]+(?: [a-z]+)?)[.?!]\s+(?:(?:it's |it is )?in )?(?:the )?"
+                       r"([a-z]+(?: [a-z]+){0,2})[.!]*", said, re.I)  # fmt: skip
+    if two:  # "Radish. Red bottle.": only a thing and a place the story names
+        thing, place = two[1].lower(), two[2].lower()
+        coloured = len(place.split()) > 1 and place.split()[0] in _COLOURS  # "Blue bathtub." (a colour: a container)
+        if not re.search(rf"\b(?:the|a|an) {thing}\b", text, re.I) or not (
+            coloured or re.search(rf"\bthe {place}\b", text, re.I)
+        ):
+            return None
+        said = f"the {thing} is in the {place}"
+    said = said.rstrip(".! ")
+    if re.search(r"[.?!;:]", said) or not said:
+        return None  # more than one statement
+    return f"{who} {verb} that {said[0].lower() + said[1:]}."
 
 
 def _listed(who: str) -> str:
@@ -1350,6 +1495,8 @@ def _read_clause(c: Clause) -> Reading | None:
         _doing_in(c)
         return _being_in(c, agents, _here(c, agents[0]))
     if verb in VERBS["enter"]:
+        if c.context.scripted and c.done():  # a script's "X enters.": the scene's room
+            return _into_scene(c, agents)
         room = _place(c, room=True) or _where_to(c)
         return ([f"{_join(agents)} entered the {room}."], who) if _a_room(room, c.context) and c.done() else None
     if verb in ("take", "set", "head", "make") and one and c.accept("off") and c.done():
@@ -1567,7 +1714,7 @@ def _a_room(place: str | None, context: Context) -> bool:
     or piece of furniture ("the door", "the kitchen door", "bed") and not a bare "room" where the
     story has other rooms."""
     rooms = context.places - context.containers
-    if place is None or place in context.containers or place.lower() == "room" and rooms - {place}:
+    if place is None or place in context.containers | context.objects or place.lower() == "room" and rooms - {place}:
         return False  # "walked into the room" beside a kitchen and a den: which? ("are in a room" alone is one)
     words = place.lower().split("_")
     if words[0] in _COLOURS and len(words) > 1 and words[-1] != "room" and place not in rooms:
@@ -1653,6 +1800,8 @@ def _leave(c: Clause, agent: str) -> Reading | None:
         return None  # "Noah is out of the den" while he is in the hall: not a leaving
     if room and agent not in c.context.rooms and c.context.left.get(agent) == room and c.done():
         return [], (agent,)  # "Off she goes, out of the den.": out of it already, said again
+    if room in c.context.objects | c.context.containers:
+        return None  # "(Mila exits.) The onion.": no room
     room = room or c.context.rooms.get(agent)
     if c.context.background and agent not in c.context.rooms and c.done():
         return [], (agent,)  # "after Ann had left": she had, and was told so
@@ -1699,12 +1848,17 @@ def _motion(c: Clause, agents: list[str], verb: str = "go") -> Reading | None:
     if k > c.i and "," in c.t[c.i : k] and k < len(c.t) and c.t[k].lower() in ("into", "to", "inside"):
         c.i = k
     if c.peek() in ("in", "inside") and all(t.lower() in ADVERBS or t == "," for t in c.t[c.i + 1 :]):  # "went in"
+        if c.context.scripted:  # "they file in" in a script: into the scene's room
+            c.i = len(c.t)
+            return _into_scene(c, agents)
         return ([f"{_join(agents)} entered the {c.context.room}."], tuple(agents)) if c.context.room else None
     if c.done() and verb in _ARRIVING:  # "Ann came back.": to the room she left, if she is in none
         one = agents[0] if len(agents) == 1 else None
         back = "back" in (w.lower() for w in c.t) or verb == "return"
         if not back or one is None or one in c.context.rooms or one not in c.context.left:
             return None  # back where? (refused, not guessed)
+        if c.context.scripted and c.context.scene != c.context.left[one]:
+            return None  # back to the room she left, or into the scene a heading named?
         return [f"{one} entered the {c.context.left[one]}."], (one,)
     if c.done() or c.accept("out of", "out from", "outside of", "out", "outside", "away from", "away", "off", "from"):
         if len(agents) == 1 and agents[0] not in c.context.rooms and c.done():
@@ -1724,6 +1878,15 @@ def _motion(c: Clause, agents: list[str], verb: str = "go") -> Reading | None:
     if c.peek() and not c.done():
         _place(c)
     return ([f"{_join(agents)} entered the {room}."], tuple(agents)) if _a_room(room, c.context) and c.done() else None
+
+
+def _into_scene(c: Clause, agents: list[str]) -> Reading | None:
+    """A script's bare "X and Y enter." / "they file in": into the room the scene heading names, if it
+    names one and the story's events agree (no one since in another room, none of them in it already)."""
+    room = c.context.scene
+    if room is None or not _a_room(room, c.context) or any(c.context.rooms.get(a) == room for a in agents):
+        return None
+    return [f"{_join(agents)} entered the {room}."], tuple(agents)
 
 
 _ENTERING = ("onto", "into", "inside", "in", "to", "towards", "toward", "through")
@@ -1953,7 +2116,7 @@ def _ellipsis(tokens: list[str]) -> list[str] | None:
     if len(low) >= 3 and low[0] == "so" and low[1] in _DO + _BE:  # "so does Mila", "so is the onion"
         return words[2:]
     named = [w for w in words if w.lower() not in ADVERBS and w.lower() != "and"]
-    if named and all(w[:1].isupper() for w in named):  # "... wandered in, and then Mila"
+    if named and all(w[:1].isupper() and _forms().get(w.lower()) not in _GOING for w in named):  # "..., and then Mila"
         return named
     for k, word in enumerate(low):
         rest = [w for w in low[k + 1 :] if w not in ("then", "now", "just")]
@@ -2146,6 +2309,13 @@ def _no_event(clause: list[str], context: Context) -> bool:
     else unread is refused."""
     low = [t.lower() for t in clause]
     lemmas = {_forms().get(w) for w in low}
+    face = re.search(r"\b(?:make|makes|made|making) (?:a )?(?:face|faces|grimace)\b|\b(?:do|does|did) a double take\b",
+                     " ".join(low))  # fmt: skip
+    if face:  # "makes a face (at the thought of melon)": no making, no taking
+        lemmas = (lemmas - {"make", "take", "do"}) | {"grimace"}
+    if re.search(r"\b(?:checks?|checked|checking|search(?:es|ed|ing)?|rummag\w+|feels?|felt) (?:through |in )?"
+                 r"(?:his|her|their) (?:pockets?|purse|coat|jacket)\b", " ".join(low)):  # fmt: skip
+        lemmas |= {"pat"}  # "checks her pockets": a look at what one carries
     infinitive = {k for k, w in enumerate(low[:-1]) if w == "to" and _base_verb(low[k + 1])}  # "wants to play"
     directions = {w for k, w in enumerate(low) if w in _MOVING_WORDS and k not in infinitive}
     moving = lemmas & _EVENT_VERBS | lemmas & set(VERBS["claim"]) or directions
@@ -2287,6 +2457,36 @@ _EXCLAMATION = re.compile(
 )
 
 
+#: A thing of someone's gone missing: "Her watch is gone.", "Abigail's watch has gone missing, apparently.", after a
+#: colon too ("She glances at her wrist: her watch is gone.").
+_LOST = re.compile(
+    r"(?:^|(?<=:\s))(?P<owner>[A-Z][a-z]+'s|[Hh]is|[Hh]er|[Tt]heir) "
+    r"(?P<thing>[a-z]+(?: (?!(?:is|was|are|were|has|have|had)\b)[a-z]+)?) (?:is|was|are|were|has|have|had)?\s*"
+    r"(?:gone |went )?(?:lost|gone|missing)(?:,? apparently)?(?=\s*[.!]*\s*$)"
+)
+
+
+#: "X does the same: <what she did>" (the words after the colon say it).
+_SAME_COLON = re.compile(r"^(?P<who>[A-Z][a-z]+) (?:does|did) (?:the same(?: thing)?|likewise):\s*(?P<rest>.+)$")
+
+
+def _lost(m: re.Match, context: Context) -> str:
+    """ "her watch is gone" as "Abigail loses her watch" (her: the one person the sentence before was
+    about); kept as written when whose it is is unclear."""
+    owner = m["owner"].removesuffix("'s")
+    if m["thing"].replace(" ", "_") in context.places | context.objects:
+        return m[0]  # "Ann's red box is gone": the story's own box (refused)
+    if owner.lower() in ("his", "her", "their"):
+        before = m.string[: m.start()]  # "Ines pats her pockets: her phone is gone": Ines's
+        named = {w for w in re.findall(r"\b[A-Z][a-z]+\b", before) if w in context.agents}
+        pronoun = re.match(r"\s*(?:(?:then|and|now)\s+)*(?:he|she)\b", before, re.I)
+        subject = tuple(named) if named or before and not pronoun else context.subject
+        if len(subject) != 1:
+            return m[0]
+        owner = subject[0]
+    return f"{owner} loses the {m['thing']}"
+
+
 def read_sentence(sentence: str, context: Context) -> list[str] | None:
     """The template sentences a sentence in a user's words means (several for joined clauses, none
     for "took the O out" before the move, or for a thought: "It looked better there, she
@@ -2294,7 +2494,13 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
     and object the sentence was about."""
     if _THREAD_TALK.match(sentence) or _EXCLAMATION.match(sentence):
         return []  # "end of thread", "What a move!": no event
+    if _SPEECH_NOT_READ.match(sentence):
+        return None  # a script's speech heard by whom, or saying what? (script_dialogue)
     sentence = _called_move(sentence, context)
+    sentence = _LOST.sub(lambda m: _lost(m, context), sentence)
+    if (same := _SAME_COLON.match(sentence)) and not any(w.lower() in _forms() for w in re.findall(r"[A-Za-z']+",
+                                                                                                   same["rest"])):
+        sentence = f"{same['who']}: {same['rest']}"  # "Ella does the same: a still minute." (what she did, no verb)
     tokens = tokenize(_AT_FIRST.sub("", respell(sentence, context)))
     read = _read_clauses(tokens, context)
     if read is None:
@@ -2339,6 +2545,10 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
         probe = Clause(tokens[low.index(":") + 1 :], context)
         if named and _location_clause(probe) and probe.done():
             return None  # "And Ava, a word to Ben: the pear is in the box": said to him, not a fact (refused)
+        before, after = low[: low.index(":")], low[low.index(":") + 1 :]
+        again = [w for w in before if w not in ("and", "then", "so", ",")][:1]  # "(So) is the onion: it's ..."
+        if again and again[0] in _DO + _BE and {"it", "it's"} & set(after):
+            return None  # "So is the onion: it's in the pantry too": "it" was the thing named before the onion
         subject = tuple(named[:1]) or subject
         tokens = tokens[low.index(":") + 1 :]
         low = [t.lower() for t in tokens]
@@ -2417,8 +2627,10 @@ def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:
                        room=room, background=background, rooms=rooms, left=left)  # fmt: skip
         c = Clause(clause, replace(here))
         read = _read_clause(c) if clause else None
-        if read is None and subject and not _group_word(clause):  # no subject of its own: the one before
-            # ("... and put it in the box"); not after "all" / "both" / "all 3", which name others
+        verb_first = index == 0 and clause[:1] != [] and clause[0][:1].isupper() and clause[0].lower() in _forms()
+        if read is None and subject and not _group_word(clause) and not (verb_first and len(subject) != 1):
+            # no subject of its own: the one before ("... and put it in the box"; a script's "Exits." after
+            # one person's line, not after several); not after "all" / "both" / "all 3", which name others
             c = Clause([*subject[:1], *clause] if len(subject) == 1 else ["they", *clause], replace(here))
             read = _read_clause(c)
         if read is None and (_no_event(clause, here) or _where_already(clause, here)):

@@ -13,7 +13,7 @@ _BELIEF = frozenset(
     "thinking believing expecting assuming goes going knows concerned".split()
 )
 #: Words after a name's "'s" that still ask that person's belief ("in Ann's opinion").
-_OPINION = frozenset("opinion view mind eyes perspective point guess idea".split())
+_OPINION = frozenset("opinion view mind head eyes perspective point guess idea".split())
 #: Words that make a belief question ask the reader, i.e. where the object really is.
 _READER = frozenset("you story text narrator".split())
 _BEGINNING = (
@@ -37,7 +37,7 @@ def read_question(text: str, context: Context | None = None) -> tuple[tuple[str,
     context = context or Context()
     tokens = tokenize(respell(text, context).replace("?", " "))
     low = [t.lower() for t in tokens]
-    if NEGATION & set(low) or not {"where", "whither", "container", "place", "location"} & set(low):
+    if NEGATION & set(low) or not {"where", "whither", "container", "place", "location", "whereabouts"} & set(low):
         return None
     names = [t.removesuffix("'s").removesuffix("'") for t in tokens]
     if context.agents:  # the story's people; with no story, any capitalised word not the question's own
