@@ -145,3 +145,14 @@ def test_an_arrow_after_a_room_lists_what_it_holds() -> None:
     assert places["kitchen/fridge"] == {"apple": 2} and places["kitchen/microwave"] == {"cupcake": 1}
     assert "bedroom/sofa" in places and "bedroom/desk" in places  # a description, not a walk to them
     assert reading.to_json()["story"]["visits"] == ["kitchen/microwave"]
+
+
+def test_same_after_a_place_and_a_colon_repeats_the_last_action_there() -> None:
+    text = (
+        "Kitchen: fridge with a salmon; cabinets 1-4, all empty.\n"
+        "Mark: starts in the bedroom → kitchen → cabinet #2: open, close → #4: same → #1, #3: same → fridge\n"
+        "Q: Mark after (a) salmon or (b) apple?\n"
+    )
+    visits = read_question(text).to_json()["story"]["visits"]
+    opened = [f"kitchen/kitchencabinet/{n} (opened)" for n in (2, 4, 1, 3)]
+    assert visits == [*opened, "kitchen/fridge"]

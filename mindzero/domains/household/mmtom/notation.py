@@ -5,6 +5,7 @@ one line form the reader takes, ``KITCHEN > fridge: plate, cupcake; microwave: e
 - ``kitchen/fridge: plate`` and ``kitchen/: fridge, stove`` (a path);
 - ``#1: empty #2: plate`` (cabinet items with no separator between them);
 - a log line's number or time stamp (``#07``, ``[14:02:27]``), which says only when;
+- "#8: same" (the last action again at that place) as "#8: the same";
 - the end of each such line, and of each log line ("walks towards kitchen"), as a sentence end.
 
 Only these forms are touched, a line at a time; prose is left exactly as it is. Counts written
@@ -29,6 +30,8 @@ EMPTY = re.compile(r"\s*=\s*(?:empty|none|nothing)\b", re.I)
 #: "#1 empty, #2 empty, #7 apple" → "#1: empty, ..." (on a line of two or more such items; not
 #: "#3 and #5 are empty").
 BARE_ITEM = re.compile(r"(#\d{1,2})\s+(?=(?:empty|nothing|an?|one|two|three|\d+)\b|(?P<word>[a-z]+))", re.I)
+#: "#8: same", "microwave: same": the last action again, at the place before the colon.
+SAME = re.compile(r":\s*same\b(?! (?:as|kind|type|room|one|place|thing)\b)", re.I)
 #: A log line that starts with what the person did ("walks towards kitchen", "opens fridge").
 EVENT = re.compile(r"^\s*(?:walks|starts|opens|closes|shuts|approaches|goes|heads|moves|is about to|enters)\b", re.I)
 #: A cabinet item "#2:" that follows the one before without a separator (not "cabinet #2:").
@@ -67,7 +70,7 @@ def rewrite_notation(text: str) -> tuple[str, list[dict]]:
         new = stamped if EVENT.match(stamped) or TIMED.match(line) else line  # not "#3 - an apple", a cabinet
         for head, replacement in _heads():
             new = head.sub(replacement, new, count=1)
-        new = EMPTY.sub(": empty", BRACES.sub(r": \1", new))
+        new = SAME.sub(": the same", EMPTY.sub(": empty", BRACES.sub(r": \1", new)))
         if len(re.findall(r"#\d", new)) > 1:
             new = BARE_ITEM.sub(_bare_item, new)
         new = CABINET_ITEM.sub(lambda m, text=new: m[0] if FURNITURE_END.search(text[: m.start()]) else " | ", new)

@@ -917,6 +917,9 @@ def _visits(
             opening = repeating = False
         elif m.kind == "repeat":
             nxt = found[i + 1] if i + 1 < len(found) else None
+            if m.start and toks[m.start - 1].text == ":":  # "#8: the same -> #3 ...": at the place before
+                _mark_opened(trial, group, closed=True)
+                continue
             if nxt is None or nxt.kind != "places":  # "... moves to the stove, where he does the same"
                 _mark_opened(trial, group, closed=True)
             repeating = True
