@@ -771,3 +771,12 @@ def test_and_there_is_starts_a_new_statement_without_a_comma() -> None:
     story = "bedroom has a coffee table and a desk and there's a book on the coffee table.\nAnna is in the bedroom.\n"
     s = state(story, "Is Anna trying to get (a) a book or (b) a plate?")
     assert s["scene"]["places"] == {"bedroom/coffeetable": {"book": 1}, "bedroom/desk": {}}
+
+
+def test_rooms_listed_in_brackets_in_an_action_sentence_are_no_visits() -> None:
+    story = (
+        "Susan was in the bedroom of her flat (bedroom, bathroom, living room, kitchen). The kitchen has a fridge "
+        "with a salmon in it. She went to the kitchen and walked towards the fridge.\n"
+    )
+    s = state(story, "Is Susan trying to get (a) a salmon or (b) a book?")
+    assert s["story"] == {"person": "Susan", "start": "bedroom", "visits": ["kitchen/fridge"]}

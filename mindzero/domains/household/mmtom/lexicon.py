@@ -140,7 +140,7 @@ def pipeline():
             # a sentence starts after ".", "!" or "?" (spaCy's sentencizer hangs a following "#"
             # on the sentence before: "empty. #2: an apple."); a "?" or "!" inside brackets ends
             # none ("fridge (milk? no - two apples), microwave ...")
-            inside = _bracketed(doc)
+            inside = bracketed_tokens(doc)
             for i, token in enumerate(doc):
                 ends = doc[i - 1].text in (".", "!", "?", "...") if i else True
                 token.is_sent_start = ends and (i not in inside or doc[i - 1].text in (".", "..."))
@@ -170,7 +170,7 @@ def pipeline():
 BRACKET_TOKENS = 20
 
 
-def _bracketed(doc) -> set[int]:
+def bracketed_tokens(doc) -> set[int]:
     """Indices of tokens inside a bracket that closes on the same line within :data:`BRACKET_TOKENS`
     ("(milk? no - two apples)"); an unclosed "(" brackets nothing."""
     inside, opened = set(), []

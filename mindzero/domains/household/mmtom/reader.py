@@ -36,6 +36,7 @@ from mindzero.domains.household.mmtom.formats import rewrite_formats
 from mindzero.domains.household.mmtom.lexicon import (
     NEGATING,
     Mention,
+    bracketed_tokens,
     display_name,
     lemma,
     lexicon,
@@ -865,10 +866,14 @@ def _visits(
     left = next((m for m in found if m.kind == "room" and _came_from(toks, m)), None)
     if not start and left is not None:  # "comes into the kitchen from the bedroom": starts in the bedroom
         start = cur = left.name
+    bracketed = bracketed_tokens(toks)
+    room_list = {m.start for m in found if m.kind == "room" and m.start in bracketed}
     for i, m in enumerate(found):
         if m.kind == "room":
             if m.end < len(toks) and toks[m.end].lemma_ == "tour":
                 continue  # "his kitchen tour"
+            if m.start in room_list and len(room_list) > 1:
+                continue  # "in the bedroom of her apartment (bedroom, bathroom, kitchen)": the rooms it has
             came_from = _came_from(toks, m)
             if not start and (came_from or not _walked_before(sent, m)):
                 start = cur = m.name
