@@ -60,6 +60,9 @@ IMPLICIT_ROOM = "room"
 #: The words a question of where something is (or is believed to be) has.
 _ASKS_PLACE = re.compile(r"\b(?:where|whither|which|what place|location|container)\b", re.I)
 
+#: A turn to someone already in the story, as a question of nothing: "And Owen?", "What about Ella?".
+_ASKED_ABOUT = re.compile(r"^\s*(?:and|and what about|what about|how about)\s+([A-Z][a-z]+)\s*\?+\s*$", re.I)
+
 #: A question without its "?" (a dictated "so where does ben think the radish is").
 ASKS_WHERE = re.compile(r"^(?:(?:okay|ok|so|and|now|then)[,]?\s+)*where\b", re.I)
 
@@ -119,6 +122,11 @@ def _read_story(text: str, ignore_unknown: bool = False) -> StoryText:
             story.reworded.append((lineno, line, ""))
             continue
         for sentence in [m.group(2)] if m else sentences(line):
+            asked = _ASKED_ABOUT.match(sentence)
+            if asked and not numbered and asked[1] in story_context(story).agents:
+                story.sentences_read += 1  # "And Owen?": a picture book's turn to someone, no event (what
+                story.reworded.append((lineno, sentence, ""))  # Owen did is told next, or it is not told)
+                continue
             if sentence.endswith("?") and not ASKS_WHERE.match(sentence) and not _ASKS_PLACE.search(sentence):
                 # no question of where: a statement ("Noah likes the red pantry??") or a rhetorical question
                 # ("Oh, what's this?"), read as a sentence (one that tells nothing is no event)

@@ -185,6 +185,9 @@ _CONTRACTIONS = (
         r"\1\4 \3 \2",
     ),
     (re.compile(r"\b((?:back )?(?:into|in to|onto) the [a-z][a-z ]*?) (it|they) (goes|go|went)\b", re.I), r"\2 \3 \1"),
+    # "..., a minute of nothing and out of the bathroom she goes": she goes out of it
+    (re.compile(r"((?:,\s*|\s+and\s+)(?:and |then |and then |now )?)((?:back )?out of the [A-Za-z][A-Za-z ]*?) "
+                r"(he|she|they|[A-Z][a-z]+) (goes|go|went|comes|come|came)(?=\s*[,.;!?]|\s*$)"), r"\1\3 \4 \2"),
     (re.compile(r"\b(?:goes|go|went|gets|got|get) to work\s*(?=[:—–])", re.I), ""),  # "Abigail goes to work: she ..."
     (re.compile(rf"\b(?:[Tt]hey|[Ww]e|[Ee]veryone|"
                 rf"[Ee]verybody)(?: all)? ([a-z]+)\s*[:—–]+\s*({_NAMES_PLAIN}),? (into|to|in) the\b"),
@@ -209,6 +212,13 @@ _CONTRACTIONS = (
     (re.compile(r"\b(?:held|holds|hold) (the [a-z]+(?: [a-z]+)?) in (?:no|low|little|poor) (?:esteem|regard)"
                 r"(?: whatever| whatsoever| at all)?", re.I), r"disliked \1"),
     (re.compile(r"\bthe (?:whole )?lot of (?:them|us)\b", re.I), "all of them"),
+    # the group's names after where it went: "the lot of them go into the den, A, B and C", "in they all go, into
+    # the den: A, B and C!", "in they all come, A, B and C, into the den"
+    (re.compile(rf"\b(?:they|we|everyone|everybody|all of them)(?: all)? ([a-z]+ (?:into|in to|to) the [a-z][a-z ]*?)"
+                rf"\s*[,:]\s*({_NAMES_PLAIN})(?=\s*[.!]*\s*$)", re.I), r"\2 \1"),
+    (re.compile(rf"^((?:and |then |now )*)in (?:they|we) all (go|come),?\s*(?:(into the [a-z][a-z ]*?)\s*[,:]\s*"
+                rf"({_NAMES_PLAIN})|({_NAMES_PLAIN}),\s*(into the [a-z][a-z ]*?))(?=\s*[.!]*\s*$)", re.I),
+     lambda m: f"{m[1]}{m[4] or m[5]} {m[2]} {m[3] or m[6]}"),
     (re.compile(r",\s*(?:mate|mind|innit|like)\s*(?=[,.!?]|$)", re.I), ""),
     (re.compile(r",?\s*\bnothing doing\b", re.I), ""),
     (re.compile(r"\boff out\b", re.I), "out"),
@@ -222,8 +232,13 @@ _CONTRACTIONS = (
     (re.compile(r"\b(is|was|are|were) (?:up|down)stairs\b", re.I), r"\1 away"),
     (re.compile(r"\b(came|comes|come) back (?:down|up)(?:stairs)?\b", re.I), r"\1 back"),
     (re.compile(r"\bpull(?:s|ed|ing)? up (?:to|at)\b", re.I), "goes to"),  # "pulls up to the den": arrives
+    # the audience said after what was said: "yells that the pear is in the box, like to everyone"
+    (re.compile(r"\b(yell|yells|yelled|shout|shouts|shouted|announce|announces|announced|say|says|said|tell|tells|"
+                r"told) that ([^,;]+?),?\s*(?:like |basically )?to (everyone|everybody|all of them|the whole group|"
+                r"the group|the room)(?=\s*[.!]*\s*$)", re.I), r"\1 to \3 that \2"),
     # "Ava does the same, stays a minute and leaves": what she does is said after the comma
-    (re.compile(r"\b(?:(?:does|did|do) (?:exactly |just |the very )?(?:the same|same|likewise)|"
+    # "Ella's the same, a minute stood there and ...": a British "is the same" with what she did after the comma
+    (re.compile(r"\b(?:(?:does|did|do|is|was|'s) (?:exactly |just |the very )?(?:the same|same|likewise)|"
                 r"(?<=[a-z] )same(?: thing)?),\s+"
                 r"(?=[a-z])"), ""),
     # a name and how long, without a verb: "Emily, same, a minute, then out", "Noah, a minute of stillness, and
@@ -238,7 +253,9 @@ _CONTRACTIONS = (
             r"(?:minute|min))\b(?: of (?:absolute |complete |perfect |total |utter |pure )?(?:nothing|doing nothing|"
             r"patience|"
             r"stillness|"
-            r"quiet|silence|waiting|standing (?:still|around)|not moving)\b)?(?=\s*(?:[,.;:!?]|$)|\s+(?:then|"
+            r"quiet|silence|waiting|standing (?:still|around)|not moving)\b"
+            r"| (?:stood|sat) (?:there|about|around|still)\b)?"
+            r"(?=\s*(?:[,.;:!?]|$)|\s+(?:then|"
             r"and|in|there|without)\b)"
         ),
         r"\1\g<who> stays \g<how>",
@@ -389,6 +406,7 @@ _FILLER = re.compile(
     r"|{after_stay},?\s*(?:and )?(?:didn't|did not|doesn't|does not) (?:move|budge|do|touch)(?: anything| a thing)?"
     r"(?: at all)?(?=\s*[.,;!]|\s*$|\s+(?:and|then|so)\b)"  # (not "didn't move a muscle", "... the apple")
     r"|,\s*(?:now )?the (?:last|only) one(?: left| remaining| there)?\s*,"
+    r"|,\s*(?:and )?nothing (?:happens|happened)\s*(?=,)"  # "sticks around a minute, nothing happens, then ..."
     r"|,\s*(?:thinking|wondering|hoping|feeling|musing|humming|sighing|smiling|yawning)\b{rest}"
     r"|,?\s*\b(?:alone now|now alone|on (?:his|her|their) own|by (?:himself|herself|themselves)|quite still|"
     r"still as an? \w+|motionless|unmoving|stock[- ]still|stationary|without so much as an? \w+|"
@@ -425,7 +443,7 @@ _FILLER = re.compile(
 #: "'s" that is "is" or "has", not an owner: before where, how or a participle ("Ann's in the den").
 _IS = re.compile(
     r"\b([A-Za-z]+)'s (?=(?:in|inside|at|now|still|already|gone|out|off|back|just|not|there|here|a|an|the|"
-    r"been|got|lost|moved|put|left|taken|also|really|then|currently|sitting|lying|over|up|into|fond)\b"
+    r"been|got|lost|moved|put|left|taken|also|really|then|currently|sitting|lying|sat|stood|over|up|into|fond)\b"
     r"|[a-z]+ing\b(?! (?:is|was|are|were)\b))"  # "Mila's knocking about", not "Mila's painting is in ..."
 )
 
@@ -474,13 +492,15 @@ def _unquote(text: str) -> str:
     m = _QUOTE_FIRST.match(text) or _QUOTE_AFTER.match(text)
     if m is None or not re.search(r"\b(?:is|are|was|were|'s)\b", m.group("said")):
         return text
+    said = re.sub(r"^(?:(?:psst+|pst|shh+|hey|oi|listen|guess what|ooh|oh)\s*[!,.?]+\s*)+", "", m.group("said"),
+                  flags=re.I)  # '"Psst! The pear is in the box," ...': what is said starts after the hush
     who = m.group("who")
     who = re.sub(
         rf"^(\w+) ({NAME})\b",
         lambda v: f"{v.group(2)} {v.group(1)}" if _forms().get(v.group(1).lower()) else v.group(0),
         who,
     )
-    return f"{who} that {m.group('said')}"
+    return f"{who} that {said}"
 
 
 _GO = (
@@ -2033,7 +2053,9 @@ def _clauses(tokens: list[str]) -> list[list[str]] | None:
                 return right + left
             return left + right
     for i, word in enumerate(low):
-        if word in _SEPARATORS and i > 0 and (_complete(low[:i]) or _subject_and_verb(low[i + 1 :])):
+        # "(moved it to the box,) then the bag again, then the crate": gapped objects one after another
+        gaps = _gapped(low[:i]) and len(low[:i]) <= 5 and (_gapped(low[i + 1 :]) or _destination_first(low[i + 1 :]))
+        if word in _SEPARATORS and i > 0 and (_complete(low[:i]) or gaps or _subject_and_verb(low[i + 1 :])):
             j = i + 1
             while j < len(low) and (
                 low[j] in _JOINERS or low[j] == "but" and word in (",", ";") and _has_verb(low[j:])
@@ -2466,6 +2488,30 @@ _LOST = re.compile(
 )
 
 
+#: A picture book's word said again before a name or what made a sound: "Busy, busy Abigail!", "Tap, tap, tap go their
+#: feet!" (no event: the word is no verb of the reader's and the rest no thing or place of the story); "The end!".
+_SAID_AGAIN = re.compile(
+    r"^\s*(?:(?:and|oh),?\s+)?(?P<word>[A-Za-z]+)(?:,?\s+(?P=word)\b)+,?\s+(?:(?P<who>(?:little |dear )?[A-Z][a-z]+)|"
+    r"(?:go|goes|went) (?:their|his|her|its|the) (?P<thing>[a-z]+))\s*[!.]*\s*$",
+    re.I,
+)
+_THE_END = re.compile(r"^\s*(?:and\s+)?the end\s*[!.]*\s*$", re.I)
+
+
+def _said_again(sentence: str, context: Context) -> bool:
+    """Whether a sentence is :data:`_SAID_AGAIN`'s exclamation, telling no event."""
+    m = _SAID_AGAIN.match(sentence)
+    if m is None or m["word"].lower() in _forms() or m["word"].lower() in _MOVING_WORDS | _PARTICLES:
+        return False  # "Go, go, Abigail!", "In, in, in goes ...": words of going are read (or refused)
+    if m["who"] is not None:
+        return m["who"].split()[-1] in context.agents
+    named = {w.lower() for p in context.places | context.objects for w in p.split("_")}
+    return m["thing"] not in named
+
+
+#: A chat's "yeets it into the box": tosses it (read before spelling is mended: "yeets" is no typo of "yells").
+_YEET = re.compile(r"\byeet(s|ed|ing)?\b", re.I)
+
 #: "X does the same: <what she did>" (the words after the colon say it).
 _SAME_COLON = re.compile(r"^(?P<who>[A-Z][a-z]+) (?:does|did) (?:the same(?: thing)?|likewise):\s*(?P<rest>.+)$")
 
@@ -2492,8 +2538,10 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
     for "took the O out" before the move, or for a thought: "It looked better there, she
     thought."), or None when any part of it cannot be read. ``context`` is updated with the agents
     and object the sentence was about."""
-    if _THREAD_TALK.match(sentence) or _EXCLAMATION.match(sentence):
+    if _THREAD_TALK.match(sentence) or _EXCLAMATION.match(sentence) or _THE_END.match(sentence):
         return []  # "end of thread", "What a move!": no event
+    if _said_again(sentence, context):
+        return []  # "Busy, busy Abigail!": no event
     if _SPEECH_NOT_READ.match(sentence):
         return None  # a script's speech heard by whom, or saying what? (script_dialogue)
     sentence = _called_move(sentence, context)
@@ -2501,6 +2549,7 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
     if (same := _SAME_COLON.match(sentence)) and not any(w.lower() in _forms() for w in re.findall(r"[A-Za-z']+",
                                                                                                    same["rest"])):
         sentence = f"{same['who']}: {same['rest']}"  # "Ella does the same: a still minute." (what she did, no verb)
+    sentence = _YEET.sub(lambda m: "toss" + ("es" if m[1] == "s" else m[1] or ""), sentence)  # before respelling
     tokens = tokenize(_AT_FIRST.sub("", respell(sentence, context)))
     read = _read_clauses(tokens, context)
     if read is None:
@@ -2693,6 +2742,9 @@ def sentences(line: str) -> list[str]:
     pieces = [part for piece in pieces for part in _dashed(piece)]
     out: list[str] = []
     for piece in pieces:
+        if out and _open_quote(out[-1]):
+            out[-1] += " " + piece  # 'whispers in Ella's ear, "Psst! The pear is in the box."': one speech
+            continue
         named = _NAME_ALONE.match(out[-1]) if out else None
         again = named and re.match(rf"(?:(?:and|now|then|oh),?\s+)*{named[1]}\b(?!')", piece, re.I)
         if again and out[-1].endswith("!"):
@@ -2707,6 +2759,11 @@ def sentences(line: str) -> list[str]:
 #: A name alone, as a commentator introduces who acts next: "Here's Noah", "And Ella again", "Over to Ava".
 _NAME_ALONE = re.compile(r"^(?:(?:and|now|then|here's|here is|over to|"
                          r"it's)\s+)*([A-Z][a-z]+)(?:\s+again)?\s*[!.]*$", re.I)
+
+
+def _open_quote(text: str) -> bool:
+    """Whether a piece of a line ends inside a quotation (double quotes: an apostrophe is no quote)."""
+    return (text.count('"') % 2 == 1 or text.count("“") > text.count("”")) and len(text) < 400
 
 
 def _dashed(text: str) -> list[str]:

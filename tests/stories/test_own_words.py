@@ -1072,3 +1072,56 @@ def test_a_belief_asked_about_whereabouts() -> None:
         "What does Theo believe Mara believes about the wrench's whereabouts?", context=story_context(story)
     )
     assert asked.chain == ("Theo", "Mara")
+
+
+GONE = [Exit("Ines", "garage"), Exit("Mara", "garage"), Exit("Theo", "garage")]  # "Everyone leaves the garage."
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a British writer: "'s sat", "is the same, <what>", "a minute stood there", "nothing happens", "and out of
+        # the R she goes", the lot of them with their names after the room
+        ("The wrench's sat in the blue crate.", [ObjectAt("wrench", "blue_crate")]),
+        ("Mara leaves the garage. Theo's the same, a minute stood there and then out of the garage.",
+         [Exit("Mara", "garage"), Stay("Theo", "garage"), Exit("Theo", "garage")]),  # fmt: skip
+        ("Ines waits about for a minute, nothing happens, then she wanders out of the garage.",
+         [Stay("Ines", "garage"), Exit("Ines", "garage")]),  # fmt: skip
+        ("Mara leaves the garage. Theo does the same, a minute of nothing and out of the garage he goes.",
+         [Exit("Mara", "garage"), Stay("Theo", "garage"), Exit("Theo", "garage")]),  # fmt: skip
+        ("Everyone leaves the garage. Later on the lot of them head into the shed, Mara, Theo and Ines.",
+         [*GONE, Enter(("Mara", "Theo", "Ines"), "shed")]),  # fmt: skip
+        # a group chat: "yeets", the audience after what was yelled, moves one after another without "to"
+        ("Theo yeets it into the blue crate n dips", [Move("Theo", "wrench", "blue_crate"), Exit("Theo", "garage")]),
+        ("Ines yells that the wrench is in the blue crate, like to everyone", [CLAIM]),
+        ("Mara moves the wrench to the blue crate, then the red toolbox again, then the green bin, then the blue "
+         "crate lol",
+         [Move("Mara", "wrench", "blue_crate"), Move("Mara", "wrench", "red_toolbox"),
+          Move("Mara", "wrench", "green_bin"), Move("Mara", "wrench", "blue_crate")]),  # fmt: skip
+        # a picture book: a hush inside a whisper, a word said again, "The end!", "And Ines?", the names after "in
+        # they all come"
+        ("Ines whispers in Theo's ear, \"Shh! The wrench is in the blue crate.\"", [TELL]),
+        ("Clank, clank, clank go their boots! Busy, busy Mara! The end!", []),
+        ("Mara and Theo leave the garage. And Ines? Ines is in the garage.",
+         [Exit("Mara", "garage"), Exit("Theo", "garage"), IsIn("Ines", "garage")]),  # fmt: skip
+        ("Everyone leaves the garage. And then in they all come, Mara, Theo and Ines, into the shed.",
+         [*GONE, Enter(("Mara", "Theo", "Ines"), "shed")]),  # fmt: skip
+        ("Everyone leaves the garage. In they all go, into the shed: Mara, Theo and Ines!",
+         [*GONE, Enter(("Mara", "Theo", "Ines"), "shed")]),  # fmt: skip
+    ],
+)
+def test_british_chat_and_picture_book_habits_are_read_as_meant(text: str, expected: list) -> None:
+    assert events(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Go, go, go Mara!",  # a word of going said again: cheering her on, or did she go? (refused)
+        "Clank, clank go the wrench!",  # a sound the story's own thing makes: moved where? (refused)
+        "Busy, busy Pavel!",  # someone the story has not named
+    ],
+)
+def test_a_picture_books_exclamation_about_the_story_is_not_read_as_nothing(text: str) -> None:
+    with pytest.raises(UserError):
+        read_story(START + text)
