@@ -171,3 +171,14 @@ def test_a_log_heading_makes_the_lines_under_it_the_persons_actions(heading: str
     s = state(story + QUESTION)
     assert s["story"] == {"person": "Ravi", "start": "bedroom", "visits": ["kitchen/microwave"]}
     assert s["scene"]["places"] == {"kitchen/fridge": {"salmon": 1}, "kitchen/microwave": {"cupcake": 1}}
+
+
+def test_a_letter_its_greeting_and_sign_off_name_nobody_who_acts() -> None:
+    letter = (
+        "Hi Sam,\n\nOur flat has a kitchen and a lounge. The kitchen has a fridge with a salmon in it and a "
+        "microwave with a cupcake in it.\n\nThis morning Dev was in the lounge. He went into the kitchen and "
+        "headed for the fridge.\n\nDo you reckon he was after (a) a salmon or (b) a cupcake?\n\nCheers,\nPriya\n"
+    )
+    s = state(letter)
+    assert s["story"] == {"person": "Dev", "start": "livingroom", "visits": ["kitchen/fridge"]}
+    assert [u["part"] for u in s["unread"]] == ["format"]

@@ -1,6 +1,7 @@
 """Stories pasted from other formats, rewritten into the prose and line form the reader takes
 (``kitchen > fridge: plate, cupcake``, see :mod:`~mindzero.domains.household.mmtom.notation`):
 
+- a letter or e-mail: its greeting ("Hi Sam,") and sign-off ("Cheers,", "Best," over a name) go;
 - a chat export (``[19:02] Priya: ...``, ``12/03/24, 21:15 - Sam: ...``, a ``Marco — 14:20`` line
   over each message): the stamps and speakers go, each message ends as a sentence;
 - a spreadsheet pasted as tab-, ``|``- or comma-separated columns (a header such as Room / Furniture /
@@ -62,13 +63,43 @@ COLUMNS = {
 }  # fmt: skip
 
 
+#: A letter's greeting line ("Hi Sam,", "Dear all,") and sign-off ("Cheers,", "Best wishes,", "Thanks!"
+#: over a name): who writes to whom, not who acts.
+GREETING = re.compile(r"^\s*(?:hi|hello|hey|dear|morning|hiya|yo)\b[^.!?\n]{0,30}[,!:]?\s*$", re.I)
+SIGN_OFF = re.compile(
+    r"^\s*(?:cheers|thanks|thank you|many thanks|best|best wishes|regards|kind regards|warm regards|love|"
+    r"all the best|take care|sincerely|yours(?: sincerely| truly)?|talk soon|xx+)\b[^\n]{0,20}$",
+    re.I,
+)
+
+
 def rewrite_formats(text: str) -> tuple[str, list[dict]]:
-    """(the text with chat exports, tables and outlines in the reader's form, a note per pass used)."""
+    """(the text with letters, chat exports, tables and outlines in the reader's form, a note per
+    pass used)."""
     notes = []
-    for rewrite in (_chat, _tables, _outline):
+    for rewrite in (_letter, _chat, _tables, _outline):
         text, note = rewrite(text)
         notes += note
     return text, notes
+
+
+def _letter(text: str) -> tuple[str, list[dict]]:
+    """A letter's first line if it greets and its sign-off with the lines after it (a name), blanked."""
+    lines = text.split("\n")
+    filled = [k for k, line in enumerate(lines) if line.strip()]
+    if not filled:
+        return text, []
+    out, gone = list(lines), []
+    if GREETING.match(lines[filled[0]]):
+        out[filled[0]], gone = "", [filled[0]]
+    closing = [k for k in filled[-3:] if SIGN_OFF.match(lines[k])]
+    if closing and all(len(lines[k].split()) <= 4 for k in filled if k > closing[0]):
+        gone += [k for k in filled if k >= closing[0]]
+        out = [("" if k >= closing[0] else line) for k, line in enumerate(out)]
+    if not gone:
+        return text, []
+    why = "read as a letter: greeting and sign-off left out"
+    return "\n".join(out), [text_note(gone[0] + 1, "format", lines[gone[0]][:80], why)]
 
 
 def _end(said: str) -> str:

@@ -1342,6 +1342,11 @@ def _first_name(sentences: list[_Sentence]) -> str | None:
         first, second = s.tokens[0], s.tokens[1] if len(s.tokens) > 1 else s.tokens[0]
         named = first.is_title or (first.is_lower and first.is_alpha and not first.is_stop)
         if not named or first.lemma_ in lexicon().known:
+            # "This morning Dev was in the lounge.": a capitalised name after a few words of when
+            later = next((i for i in range(1, min(len(s.tokens) - 1, 4)) if s.tokens[i].is_title
+                          and s.tokens[i].lemma_ not in lexicon().known), None)  # fmt: skip
+            if later and all(t.is_alpha for t in s.tokens[:later]) and s.tokens[later + 1].lemma_ in verbs:
+                return s.tokens[later].text
             continue
         # "Maria is ...", or a heading "Sarah: bedroom -> kitchen" (a room and a walk, not "Contents: ...")
         walks = any(t.lemma_ in verbs or t.text in ("->", ">", "→") for t in s.tokens)
