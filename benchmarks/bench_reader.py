@@ -101,7 +101,8 @@ def main() -> None:
     rows = {name: [json.loads(line) for line in path.read_text().splitlines()] for name, path in sets.items()}
     # held-out 7 per user (aggregates only) and its development twins (HELDOUT7.md, dev7.jsonl)
     rows |= by_user("held-out 7", rows["held-out 7"])
-    for name in ("dev 7", "dev 7b"):  # 7b: written later by another helper, first read after dev 7's work
+    # 7b, 7c, 7d: written later by other helpers (7c, 7d: Markdown only), each first read after the work before
+    for name in ("dev 7", "dev 7b", "dev 7c", "dev 7d"):
         path = DATA / f"{name.replace(' ', '')}.jsonl"
         rows |= by_user(name, [json.loads(line) for line in path.read_text().splitlines()])
     print(f"parser load: {load_time():.2f} s")

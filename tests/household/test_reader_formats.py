@@ -182,3 +182,24 @@ def test_a_letter_its_greeting_and_sign_off_name_nobody_who_acts() -> None:
     s = state(letter)
     assert s["story"] == {"person": "Dev", "start": "livingroom", "visits": ["kitchen/fridge"]}
     assert [u["part"] for u in s["unread"]] == ["format"]
+
+
+def test_markdown_notes_with_the_question_first_a_checklist_and_the_actions_before_the_apartment() -> None:
+    notes = (
+        "> **Question:** Is Ravi trying to get\n> - (a) a salmon or\n> - (b) a cupcake?\n\n"
+        "**What Ravi did**\n1. He's in the bedroom.\n2. He goes to the kitchen.\n"
+        "- [x] walks towards the fridge\n\n---\n\n"
+        "* _Kitchen_\n    * fridge: a salmon\n    * cabinets (from the left):\n        * `#1` — _empty_\n"
+        "        * `#2`, `#3` — a cupcake\n\n| Cupboard (from the left) | Contents |\n|---|---|\n| 4th | a plate |\n"
+        "| 5th | |\n(blank cell = I didn't note what's there)\n"
+    )
+    s = state(notes)
+    assert s["scene"]["places"] == {
+        "kitchen/fridge": {"salmon": 1},
+        "kitchen/kitchencabinet/1": {},
+        "kitchen/kitchencabinet/2": {"cupcake": 1},
+        "kitchen/kitchencabinet/3": {"cupcake": 1},
+        "kitchen/kitchencabinet/4": {"plate": 1},
+    }  # the 5th: its blank cell says nothing, so no place is made of it
+    assert s["story"] == {"person": "Ravi", "start": "bedroom", "visits": ["kitchen/fridge"]}
+    assert s["query"]["options"] == ("salmon", "cupcake")

@@ -34,11 +34,16 @@ HEADER = re.compile(
     rf"^\s*{SPEAKER},?\s*[-–—]?\s*(?:(?:Today|Yesterday) at\s+)?\[?(?:{DATE}\s*)?{TIME}\]?\s*$"
 )
 #: Markdown emphasis and code marks: "**empty**", "__Kitchen__", "`fridge`".
-EMPHASIS = re.compile(r"\*\*|__|`|(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])")
+EMPHASIS = re.compile(r"\*\*|__|`|(?<![\w*])\*(?=\w)|(?<=\w)\*(?![\w*])|(?<![\w_])_(?=\w)|(?<=\w)_(?![\w_])")
+#: A checklist's box ("- [ ] fridge", "[x] #2 — a plate"): ticked or not, it says nothing here.
+CHECKBOX = re.compile(r"\[[ xX✓✔]\]\s*")
+#: A Markdown quote's mark ("> (a) ...").
+QUOTED = re.compile(r"^\s*>\s?")
 HEADING = re.compile(r"^\s*#{1,6}\s+(?P<text>.*?)\s*#*\s*$")
 BULLET = re.compile(r"^(?P<indent>\s*)(?P<mark>[-*•+·]|\d{1,2}[.)])\s+(?P<text>\S.*?)\s*$")
 NUMBERED_ITEM = re.compile(
-    r"^(?:cabinets?|cupboards?|no\.?)?\s*#?(?P<ns>\d{1,2}(?:\s*(?:,|and|&|-|–|to)\s*#?\d{1,2})*)\s*[:)=-]\s*(?P<text>.*)$",
+    r"^(?:cabinets?|cupboards?|no\.?)?\s*#?(?P<ns>\d{1,2}(?:\s*(?:,|and|&|-|–|to)\s*#?\d{1,2})*)"
+    r"(?:\s*\([^()]*\))?\s*[:)=–—-]\s*(?P<text>.*)$",
     re.I,
 )
 SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
@@ -48,8 +53,9 @@ EMPTY_CELL = re.compile(r"^\(?\s*(?:-+|–|—|none|empty|nothing|n/?a|all empty
 LEGEND = re.compile(
     r"^\s*\(?\s*(?:[\"'“]?(?:-|–|—|\(none\)|none|\(empty\)|empty|blank|an? (?:blank|empty) cell|x)[\"'”]?"
     r"\s*(?:cells?\s*)?"
-    r"(?:=|:|means?|stands for|is)\s*(?:empty|nothing(?: in it)?|not (?:described|listed|known)|none|unknown)"
-    r"(?:[,;]\s*.*)?)\s*\)?\.?\s*$",
+    r"(?:=|:|means?|stands for|is)\s*(?:empty|nothing(?: in it)?|not (?:described|listed|known|noted)|none|unknown"
+    r"|(?:i |we )?(?:did ?n[o'’]?t|didnt|have ?n[o'’]?t) (?:note|check|record|list|look)\w*)"
+    r"(?:[,;]?\s*[^()\n]*)?)\s*\)?\.?\s*$",
     re.I,
 )
 #: Header words of a table's columns, by the role the column plays.
@@ -172,6 +178,9 @@ def _roles(header: list[str]) -> list[str] | None:
     for cell in header:
         words = EMPHASIS.sub("", cell).strip().lower()
         role = next((r for r, names in COLUMNS.items() if words in names), None)
+        kind = re.sub(r"\s*\(.*\)$", "", words)  # "Cabinet (from the left)": a column of cabinets
+        if role is None and (kind in lexicon().furniture or kind in ("cabinets", "cupboards")):
+            role = f"place:{kind.rstrip('s') if kind.endswith(('cabinets', 'cupboards')) else kind}"
         if role is None and words:
             return None
         roles.append(role or "")
@@ -197,8 +206,11 @@ def _row_entry(cells: list[str], roles: list[str] | None) -> _Entry | None:
         first = _room_only(cells[0]) if cells else None
         roles = (["room"] if first else []) + ["place", "contents", "qty"][: len(cells) - bool(first)]
         roles += [""] * (len(cells) - len(roles))
-    by = {role: cell for role, cell in zip(roles, cells) if role}
+    by = {role.partition(":")[0]: cell for role, cell in zip(roles, cells) if role}
     room, place = by.get("room") or None, by.get("place", "")
+    kind = next((role.partition(":")[2] for role in roles if role.startswith("place:")), "")
+    if kind and re.match(r"^#?\d{1,2}(?:st|nd|rd|th)?\b", place):
+        place = f"{place} {kind}" if not re.search(r"\(", place) else re.sub(r"\s*\(", f" {kind} (", place, count=1)
     if room and not _room_only(room):
         return None
     if not place:
@@ -292,8 +304,19 @@ def _furniture(line: str) -> bool:
     return any(w in kinds or w.rstrip("s") in kinds for w in words)
 
 
+def _question_first(lines: list[str]) -> tuple[list[str], bool]:
+    """The lines with a quoted block that asks the question ("> Question: ... > - (a) ... > - (b) ...",
+    "context below") moved to the end, where the reader looks for the question."""
+    quoted = [k for k, line in enumerate(lines) if QUOTED.match(line)]
+    block = "\n".join(lines[k] for k in quoted)
+    if not quoted or "(a)" not in block or "(b)" not in block or quoted[-1] - quoted[0] + 1 != len(quoted):
+        return lines, False
+    asked = [QUOTED.sub("", lines[k]) for k in quoted]
+    return [("" if k in quoted else line) for k, line in enumerate(lines)] + asked, True
+
+
 def _outline(text: str) -> tuple[str, list[dict]]:
-    lines = text.split("\n")
+    lines, moved = _question_first(text.split("\n"))
     out: list[str] = []  # a line for each line (left out: ""), so that later notes name lines as written
     room, room_indent, entry = None, -1, None
     item_indent, children, numbered = -1, [], []
@@ -318,7 +341,7 @@ def _outline(text: str) -> tuple[str, list[dict]]:
         entry, children, numbered = None, [], []
 
     for number, raw in enumerate(lines, start=1):
-        line = EMPHASIS.sub("", raw)
+        line = CHECKBOX.sub("", EMPHASIS.sub("", raw))
         heading, bullet = HEADING.match(line), BULLET.match(line)
         named = _room_only((heading or bullet)["text"]) if heading or bullet else _room_only(line)
         listed = next((BULLET.match(x) for x in lines[number:] if x.strip()), None)  # "**Kitchen**" over bullets
@@ -356,6 +379,7 @@ def _outline(text: str) -> tuple[str, list[dict]]:
             room = room if room_indent < 0 and not heading else None  # a heading's room lasts to the next one
         out.append(line)
     flush()
+    changed += [1] if (moved or any(CHECKBOX.search(line) for line in lines)) and not changed else []
     if not changed:
         return text, []
     why = f"{len(changed)} outline lines read as rooms, places and contents"

@@ -30,6 +30,13 @@ EMPTY = re.compile(r"\s*=\s*(?:empty|none|nothing)\b", re.I)
 #: "#1 empty, #2 empty, #7 apple" → "#1: empty, ..." (on a line of two or more such items; not
 #: "#3 and #5 are empty").
 BARE_ITEM = re.compile(r"(#\d{1,2})\s+(?=(?:empty|nothing|an?|one|two|three|\d+)\b|(?P<word>[a-z]+))", re.I)
+#: A numbered list item that is a sentence about the person ("1. She's in the bathroom.", "2. Then
+#: Tom walks ..."): its number, like a log line's, says only when.
+NUMBERED_SENTENCE = re.compile(
+    r"^\s*\d{1,3}[.)]\s+(?:(?:she|he|they|i|then|and|finally|next|after that|later)\b|[A-Z][a-z]+(?:'s)? "
+    r"(?:is|was|goes|went|walks|walked|heads|headed|opens|opened|starts|started|comes|came)\b)",
+    re.I,
+)
 #: "#8: same", "microwave: same": the last action again, at the place before the colon.
 SAME = re.compile(r":\s*same\b(?! (?:as|kind|type|room|one|place|thing)\b)", re.I)
 #: A log line that starts with what the person did ("walks towards kitchen", "opens fridge").
@@ -67,7 +74,8 @@ def rewrite_notation(text: str) -> tuple[str, list[dict]]:
     out, changed = [], []
     for number, line in enumerate(text.split("\n"), start=1):
         stamped = STAMP.sub(r"\1", line)
-        new = stamped if EVENT.match(stamped) or TIMED.match(line) else line  # not "#3 - an apple", a cabinet
+        told = EVENT.match(stamped) or TIMED.match(line) or NUMBERED_SENTENCE.match(line)
+        new = stamped if told else line  # not "#3 - an apple", a cabinet
         for head, replacement in _heads():
             new = head.sub(replacement, new, count=1)
         new = SAME.sub(": the same", EMPTY.sub(": empty", BRACES.sub(r": \1", new)))

@@ -72,6 +72,8 @@ NEGATIONS = frozenset({"not", "n't", "no", "never", "nowhere", "nothing"})
 POLARITY_WORDS = frozenset({"doubt", "unaware", "miss", "lack", "absent", "elsewhere", "except", "besides",
                             "mistaken", "wrong", "forget", "unsure", "uncertain", "unlikely", "but", "other"})
 #: Where each part of a story starts ("Actions taken by Mary:", "Question:") when it is labelled.
+#: A line that ends a part of a text: a rule ("---", "***") or a Markdown heading.
+SECTION_BREAK = re.compile(r"^[ \t]*(?:[-*_]{3,}[ \t]*$|#{1,6}[ \t])", re.M)
 #: "Actions taken by Mary:", or a line heading a log: "Log - Mary", "--- events, Nadia ---", "What
 #: Linda did:", "Jennifer - log" (every sentence after it is the person's action).
 ACTIONS_HEAD = re.compile(
@@ -1209,7 +1211,11 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
     if person is None and FIRST_PERSON.search(story):
         person, names = "I", names | {"i", "me"}  # "I was in the living room. I walked to ..."
     # after an "Actions taken by NAME:" heading every sentence is an action ("In the kitchen.")
-    acting = [o + s.tokens.start_char >= acts_from or _is_action(s, names) for (o, _), s in zip(spans, sentences)]
+    # ... up to a section break ("---", a heading): "What Elizabeth did: ... --- The apartment: ..."
+    acts_to = next((m.start() for m in SECTION_BREAK.finditer(text, acts_from)), len(text))
+    acting = [
+        acts_from <= o + s.tokens.start_char < acts_to or _is_action(s, names) for (o, _), s in zip(spans, sentences)
+    ]
     actions, described = [], [replace(s, part="description") for s, a in zip(sentences, acting) if not a]
     for s in (s for s, a in zip(sentences, acting) if a):
         acts, rooms = _split_action(s, names)
