@@ -203,3 +203,24 @@ def test_markdown_notes_with_the_question_first_a_checklist_and_the_actions_befo
     }  # the 5th: its blank cell says nothing, so no place is made of it
     assert s["story"] == {"person": "Ravi", "start": "bedroom", "visits": ["kitchen/fridge"]}
     assert s["query"]["options"] == ("salmon", "cupcake")
+
+
+def test_a_teachers_label_a_title_before_the_name_and_a_heading_that_names_a_day() -> None:
+    scenario = (
+        "Scenario for my students: Mrs. Okafor's kitchen contains a fridge and two cabinets. Cabinet one is "
+        "empty; cabinet two holds a wine glass. The fridge contains two apples. Mrs. Okafor enters from the "
+        "living room. She checks cabinet one, closing it, and approaches the fridge.\n"
+        "Which is more plausible? (a) She wants an apple. (b) She wants a wine glass.\n"
+    )
+    s = state(scenario)
+    assert s["story"] == {"person": "Okafor", "start": "livingroom",
+                          "visits": ["kitchen/kitchencabinet/1 (opened)", "kitchen/fridge"]}  # fmt: skip
+    assert s["scene"]["places"]["kitchen/kitchencabinet/2"] == {"wineglass": 1}
+    timeline = (
+        "Timeline (Saturday)\n8:02am - Kai wakes up in the bedroom\n8:05am - heads to the kitchen\n"
+        "8:07am - goes to the second cupboard. Cupboard 2 has a plate, btw\n"
+        "Kitchen: a fridge with a salmon in it.\nQ: is Kai after (a) a salmon or (b) a plate?\n"
+    )
+    s = state(timeline)
+    assert s["story"] == {"person": "Kai", "start": "bedroom", "visits": ["kitchen/kitchencabinet/2"]}
+    assert s["scene"]["places"]["kitchen/kitchencabinet/2"] == {"plate": 1}

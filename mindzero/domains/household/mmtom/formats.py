@@ -2,6 +2,7 @@
 (``kitchen > fridge: plate, cupcake``, see :mod:`~mindzero.domains.household.mmtom.notation`):
 
 - a letter or e-mail: its greeting ("Hi Sam,") and sign-off ("Cheers,", "Best," over a name) go;
+- a label before the story ("Scenario for my students: ...") goes;
 - a chat export (``[19:02] Priya: ...``, ``12/03/24, 21:15 - Sam: ...``, a ``Marco — 14:20`` line
   over each message): the stamps and speakers go, each message ends as a sentence;
 - a spreadsheet pasted as tab-, ``|``- or comma-separated columns (a header such as Room / Furniture /
@@ -83,10 +84,31 @@ def rewrite_formats(text: str) -> tuple[str, list[dict]]:
     """(the text with letters, chat exports, tables and outlines in the reader's form, a note per
     pass used)."""
     notes = []
-    for rewrite in (_letter, _chat, _tables, _outline):
+    for rewrite in (_letter, _label, _chat, _tables, _outline):
         text, note = rewrite(text)
         notes += note
     return text, notes
+
+
+#: A label before the story on its first line ("Scenario for my students: ..."), two to six words.
+LABEL = re.compile(r"^(\s*)([A-Za-z][\w' ]{2,50}?)\s*:\s+(?=\S)")
+
+
+def _label(text: str) -> tuple[str, list[dict]]:
+    """The first line's label left out when it names nothing the reader knows and has a word it
+    does not know (a teacher's "Scenario for my students:"; not "Kitchen:", "Mary:" or "Question:")."""
+    m = LABEL.match(text)
+    words = m[2].split() if m else []
+    if not m or not 2 <= len(words) <= 6:
+        return text, []
+    lex = lexicon()
+    named = [*lex.rooms, *lex.furniture, *lex.objects, "question", "answer", "note", "q"]
+    if any(re.search(rf"\b{re.escape(n)}s?\b", m[2], re.I) for n in named):
+        return text, []
+    if all(w.lower().strip("'") in lex.known for w in words):
+        return text, []
+    why = f"read {m[2]!r} as a label of the story"
+    return m[1] + text[m.end() :], [text_note(1, "format", m[2], why)]
 
 
 def _letter(text: str) -> tuple[str, list[dict]]:

@@ -72,6 +72,8 @@ NEGATIONS = frozenset({"not", "n't", "no", "never", "nowhere", "nothing"})
 POLARITY_WORDS = frozenset({"doubt", "unaware", "miss", "lack", "absent", "elsewhere", "except", "besides",
                             "mistaken", "wrong", "forget", "unsure", "uncertain", "unlikely", "but", "other"})
 #: Where each part of a story starts ("Actions taken by Mary:", "Question:") when it is labelled.
+#: Titles before a name ("Mrs. Okafor enters ...").
+TITLES = frozenset({"mr", "mr.", "mrs", "mrs.", "ms", "ms.", "dr", "dr.", "prof", "prof.", "miss", "grandpa", "grandma"})
 #: A line that ends a part of a text: a rule ("---", "***") or a Markdown heading.
 SECTION_BREAK = re.compile(r"^[ \t]*(?:[-*_]{3,}[ \t]*$|#{1,6}[ \t])", re.M)
 #: "Actions taken by Mary:", or a line heading a log: "Log - Mary", "--- events, Nadia ---", "What
@@ -355,13 +357,21 @@ def _question_like(sent) -> bool:
     return bool(premise) and not any(t.lemma_ in ACTION_VERBS for t in sent)
 
 
+def _named_again(text: str, head: re.Match) -> bool:
+    """Whether the name an actions heading gives is named again in the text: a person who acts,
+    not "Timeline (Saturday)"."""
+    name = next(name for name in head.groups() if name)
+    return bool(re.search(rf"\b{re.escape(name)}\b", text[: head.start()] + text[head.end() :], re.I))
+
+
 def _layout(text: str) -> tuple[list[tuple[int, object]], str, str | None, int]:
     """(the story's sentences, the question at its end or "", the person a heading names, where
     the heading's actions start (or the text's end)). The question is what follows "Question:" /
     "Q:", else the run of question-like sentences that ends the text and holds its last '?' or
     option label."""
     person, acts_from = None, len(text)
-    if head := ACTIONS_HEAD.search(text):
+    head = next((h for h in ACTIONS_HEAD.finditer(text) if _named_again(text, h)), None)
+    if head:
         person, acts_from = next(name for name in head.groups() if name), head.end()
         person = person.title() if person.islower() else person  # "ravi - log"
         text = text[: head.start()] + " " * len(head[0]) + text[head.end() :]  # keeps offsets and lines
@@ -503,6 +513,9 @@ def read_scene(sentences: list[_Sentence], names: set[str] = frozenset()) -> tup
             room = rooms[0] if len(set(rooms)) == 1 else room  # "Bedroom:" heads the lines after it
             continue
         implied = [IMPLIED_ROOM[m.name] for m in sent.found if m.kind == "places" and m.name in IMPLIED_ROOM]
+        # "Cupboard 1 has a cupcake": only the kitchen's cabinets are numbered
+        implied += ["kitchen" for m in sent.found if m.kind == "places" and m.name == "cabinet"
+                    and any(index is not None for _, index, _ in m.places)]  # fmt: skip
         if rooms or implied:
             room = (rooms or implied)[0]
         if room is None:
@@ -1351,7 +1364,8 @@ def _first_name(sentences: list[_Sentence]) -> str | None:
             # "This morning Dev was in the lounge.": a capitalised name after a few words of when
             later = next((i for i in range(1, min(len(s.tokens) - 1, 4)) if s.tokens[i].is_title
                           and s.tokens[i].lemma_ not in lexicon().known), None)  # fmt: skip
-            if later and all(t.is_alpha for t in s.tokens[:later]) and s.tokens[later + 1].lemma_ in verbs:
+            leading = all(t.is_alpha or t.lower_ in TITLES for t in s.tokens[:later]) if later else False
+            if leading and s.tokens[later + 1].lemma_ in verbs:
                 return s.tokens[later].text
             continue
         # "Maria is ...", or a heading "Sarah: bedroom -> kitchen" (a room and a walk, not "Contents: ...")
