@@ -73,7 +73,8 @@ POLARITY_WORDS = frozenset({"doubt", "unaware", "miss", "lack", "absent", "elsew
                             "mistaken", "wrong", "forget", "unsure", "uncertain", "unlikely", "but", "other"})
 #: Where each part of a story starts ("Actions taken by Mary:", "Question:") when it is labelled.
 #: Titles before a name ("Mrs. Okafor enters ...").
-TITLES = frozenset({"mr", "mr.", "mrs", "mrs.", "ms", "ms.", "dr", "dr.", "prof", "prof.", "miss", "grandpa", "grandma"})
+TITLES = frozenset({"mr", "mr.", "mrs", "mrs.", "ms", "ms.", "dr", "dr.", "prof", "prof.", "miss", "grandpa",
+                    "grandma"})  # fmt: skip
 #: A line that ends a part of a text: a rule ("---", "***") or a Markdown heading.
 SECTION_BREAK = re.compile(r"^[ \t]*(?:[-*_]{3,}[ \t]*$|#{1,6}[ \t])", re.M)
 #: "Actions taken by Mary:", or a line heading a log: "Log - Mary", "--- events, Nadia ---", "What
