@@ -58,7 +58,7 @@ IMPLICIT_ROOM = "room"
 
 
 #: The words a question of where something is (or is believed to be) has.
-_ASKS_PLACE = re.compile(r"\b(?:where|whither|which|what place|location|container)\b", re.I)
+_ASKS_PLACE = re.compile(r"\b(?:where|whither|which|what place|location|container|receptacle)\b", re.I)
 
 #: A turn to someone already in the story, as a question of nothing: "And Owen?", "What about Ella?".
 _ASKED_ABOUT = re.compile(r"^\s*(?:and|and what about|what about|how about)\s+([A-Z][a-z]+)\s*\?+\s*$", re.I)

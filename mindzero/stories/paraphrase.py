@@ -113,7 +113,7 @@ _TIME = re.compile(
     r" (?:more |whole |full |entire |idle |motionless |quiet |silent |still |long |solid |good )?"
     r"(?:minute|minutes|min|moment|moments|while|second|seconds|bit|hour|hours)"
     r"(?: of (?:his|her|their) own| of it)?(?: later| or so| afterwards)?\b|\bat the (?:very )?same (?:moment|time)\b"
-    r"|\b(?:at|by|around|about) (?:around |about )?(?:this|that|the same) (?:time|moment|point)\b"
+    r"|\b(?:at|by|around|about) (?:around |about )?(?:this|that|the same) (?:time|moment|point|hour|instant)\b"
     r"|\bat the end\b|\bafter that\b|\bafter this\b"
     r"|\bshortly (?:after|afterwards)\b|\bsoon after(?:wards)?\b|\bright after\b|\bafter a bit\b|\bmoments? later\b"
     r"|\bnot long after(?:wards)?\b|\bpresently\b|\ba little later\b|\bsome time later\b|\bin a moment\b"
@@ -157,6 +157,30 @@ _CONTRACTIONS = (
         "goes off",
     ),
     (re.compile(r"\bwhilst\b", re.I), "while"),
+    # a nineteenth-century narrator: "took his leave (of the hall)", "took her departure", "went her way", "ere",
+    # "wherein", "in company", "had occasion to enter", "betook themselves to", "were gathered into"
+    (re.compile(r"\b(took|takes|take|taking) (?:his|her|their) (?:leave|departure)( of\b| from\b)?", re.I),
+     lambda m: {"took": "departed", "takes": "departs", "take": "depart"}.get(m[1].lower(), "departing")
+     + (" from" if m[2] else "")),
+    (re.compile(r"\b(?:reposed|reposes|reposing)\b", re.I),
+     lambda m: {"reposed": "lay", "reposes": "lies"}.get(m[0].lower(), "lying")),
+    (re.compile(r"\b(went|goes|go|going) (?:his|her|their) (?:own )?ways?\b", re.I), r"\1 off"),
+    (re.compile(r"\bere\b", re.I), "before"),
+    (re.compile(r"\bwherein\b|,\s*in which\b(?= (?:the|a|an) )", re.I),
+     lambda m: ", where" if "," in m[0] else "where"),
+    (re.compile(r"\s+in company\b", re.I), ""),
+    (re.compile(r"\b(?:had|has|have) occasion to (?=enter|go|come|step|repair)", re.I), ""),
+    (re.compile(r"\b(?:betook|betakes|betake) (?:himself|herself|themselves) (?=to|into)", re.I), "went "),
+    (re.compile(r"\b(?:was|were|are|is) gathered (?=into\b)", re.I), "went "),
+    (re.compile(r"\b([A-Z][a-z]+),\s*after (?:a like|a similar|the same|an equal) (?:minute|interval)"
+                r"(?: of (?:repose|stillness|quiet|rest|inaction))?,\s*", re.I), r"\1 stayed a minute and then "),
+    (re.compile(r"\b(?:unstirring|stirring not (?:at all|a whit|a jot|an inch))\b", re.I), "motionless"),
+    (re.compile(r"(?<=[a-z])(?<!\bat) last(?: of all)?(?=\s*[.;!]|\s*$)"), ""),  # "withdrew from the bedroom last."
+    (re.compile(r"\b(?:passed|passes|pass|passing) (a|an|one|his|her|their) (minute|moment)\b", re.I), r"spent \1 \2"),
+    (re.compile(r"\bmotionless as an? \w+\b", re.I), "motionless"),
+    (re.compile(r"\b(was|were|is|are|lay|lies)((?: at that (?:moment|time|hour)| then| now| still)?) contained in\b"
+                r"(?![^.;,]* by\b)", re.I), r"\1\2 in"),
+    (re.compile(r",\s*as (?:ill |bad |good )?(?:luck|fortune|chance) would have it\s*,", re.I), ","),
     # a live commentator: "Here come A and B into the den!", "here they come into the den: A, B and C!", "Here's
     # Noah, into the den!", "Everyone's into the den now: A, B and C", ", and out of the den goes Noah!"
     (re.compile(rf"\b(?:[Hh]ere|[Tt]here) (?:comes?|goes|go) ({_NAMES_PLAIN})\b"), r"\1 come"),
@@ -196,7 +220,13 @@ _CONTRACTIONS = (
     (re.compile(r"\b(come|comes|came|go|goes|went) (?:charging|rushing|running|racing|storming|bursting|tearing|"
                 r"bounding|"
                 r"dashing|hurrying|streaming|piling|trooping|filing)\b", re.I), r"\1"),  # "come charging into"
-    (re.compile(r"\b(?:holds?|held|holding|stands?|stood|standing) (?:his|her|their) ground\b", re.I), "stays"),
+    # a commentator: "Owen's holding his ground", "stands firm", "holds position", "plants her feet"
+    (re.compile(r"(?:(?<=[A-Za-z])'s|\s+(?:is|was))\s+(?:holding|standing|planting) (?:his|her|their) "
+                r"(?:ground|position|feet)\b|(?:(?<=[A-Za-z])'s|\s+(?:is|was))\s+(?:standing firm|holding position)\b",
+                re.I), " stays"),
+    (re.compile(r"\b(?:holds?|held|holding|stands?|stood|standing|plants?|planted|planting) (?:his|her|their) "
+                r"(?:ground|position|feet)\b|\b(?:stands?|stood|standing) firm\b|\b(?:holds?|held|holding) position\b",
+                re.I), "stays"),
     (re.compile(r"\b(?:stays?|stayed|staying|stands?|stood|standing) rooted to the spot\b", re.I), "stays"),
     (re.compile(r"\b(?:starts?|started|starting) (?:out |off )?(in|inside)\b", re.I), r"is \1"),
     (re.compile(r"\b(?:kicks?|kicked) off (in|inside)\b", re.I), r"is \1"),
@@ -384,7 +414,9 @@ _FILLER = re.compile(
     r"to start(?= *[!.]| *$)|to (?:get|kick) us (?:going|off|started|under way)|somewhere along the way|look at this|"
     r"(?:dear )?oh dear|(?:just )?as (?:quickly|fast|swiftly)|we(?: are|'re) told|the stats tell us|folks|"
     r"make no mistake|as you (?:like|please)|"
-    r"in (?:his|her|their) turn|in like (?:fashion|manner)|"
+    r"in (?:his|her|their) turn|in (?:like|the same|the like) (?:fashion|manner|wise)|without (?:further )?ceremony|"
+    r"(?:upon|on) (?:his|her|their) own motion|in due course|not to be outdone|(?:upon|on) (?:a )?second thoughts?|"
+    r"in an? (?:most |very |rather )?\w+ (?:humour|humor|mood)|"
     r"as it (?:happened|chanced|fell out|turned out)|be it (?:said|known|noted|observed)|it (?:may|must|should|"
     r"might) be "
     r"(?:said|observed|noted|owned|remarked|added|confessed|admitted)|for reasons best known to (?:himself|"
@@ -400,12 +432,13 @@ _FILLER = re.compile(
     r"(?:right |just |soon |shortly )?after (?:him|her|them)|at last)\b"
     r"|,?\s*\b(?:without|not) (?:making|moving|doing|touching|disturbing|changing|saying)\b{rest}"
     r"|,?\s*(?:making|moving|doing|touching) (?:\w+ly )?(?:no|nothing)\b{rest}"
-    r"|(?:,\s*|\bwith )no (?:movement|movements|move|moves|moving)\b{rest}"
+    r"|(?:,\s*|\bwith )no (?:movement|movements|move|moves|moving|motion)\b{rest}"
     # said after where or how long someone stayed: "... in the hall a minute no movements", "... didn't move"
     r"|{after_stay}\s+(?:and )?(?:made |making )?no (?:movement|movements|moves)(?=\s*[.,;!]|\s*$)"
     r"|{after_stay},?\s*(?:and )?(?:didn't|did not|doesn't|does not) (?:move|budge|do|touch)(?: anything| a thing)?"
     r"(?: at all)?(?=\s*[.,;!]|\s*$|\s+(?:and|then|so)\b)"  # (not "didn't move a muscle", "... the apple")
     r"|,\s*(?:now )?the (?:last|only) one(?: left| remaining| there)?\s*,"
+    r"|,\s*the last(?: of (?:them|them all|all))?\s*,"
     r"|,\s*(?:and )?nothing (?:happens|happened)\s*(?=,)"  # "sticks around a minute, nothing happens, then ..."
     r"|,\s*(?:thinking|wondering|hoping|feeling|musing|humming|sighing|smiling|yawning)\b{rest}"
     r"|,?\s*\b(?:alone now|now alone|on (?:his|her|their) own|by (?:himself|herself|themselves)|quite still|"
@@ -420,13 +453,15 @@ _FILLER = re.compile(
     r"|,\s*(?:not a (?:muscle|finger|toe) moving|not moving a (?:muscle|finger)|not a twitch|not budging(?: an inch)?|"
     r"(?:does not|doesn't|did not|didn't) budge(?: an inch)?|frozen in place|rooted to the spot)\b"
     r"|,?\s*\bwithout (?:a|one) (?:twitch|flicker)\b"
-    r"|,?\s*\bin (?:perfect |complete |utter |absolute )?stillness\b|,?\s*\b(?:stirring not at all|not stirring)\b"
+    r"|,?\s*\b(?:in|with) (?:perfect |complete |utter |absolute |like |the same |the like |a like |great )?"
+    r"(?:stillness|repose|composure|quietude|tranquill?ity)\b|,?\s*\b(?:stirring not at all|not stirring)\b"
     r"|\b(?:got|gets|get|stood|stands|stand) up and\b"
     r"|,?\s*\b(?:side by side|hand in hand|one by one|one after (?:another|the other))\b"
     r"|\bfor a (?:walk|stroll|run|swim|drive|ride)\b"
     r"|,\s*with [A-Z]\w+(?: and [A-Z]\w+)? (?:remaining|staying|left|still)"
     r"(?: behind| there| inside| in the [\w ]+)?(?=[,.;!]|$)"
-    r"|^(?:in the end|at the end|last of all|first of all|later on|after a while|before long|all of a sudden)\b,?"
+    r"|^(?:in the end|at the end|last of all|first of all|later on|after a while|before long|all of a sudden|"
+    r"and so)\b,?"
     r"|^(?:the )?last (?:one|man|woman|player) (?:standing|left|remaining)\s*,"  # "Last one standing, Hannah ..."
     r"|\s*[—–,-]\s*(?:and )?(?:never|always) (?:could|can|did|does|has|had|will|would)\b(?:\s*[!.])?\s*$"
     r"|^(?:because |since |as )?it (?:was|is|'s|had been) (?:raining|pouring|snowing|drizzling|stormy|cold|freezing|"
@@ -1544,6 +1579,8 @@ def _read_clause(c: Clause) -> Reading | None:
         if one is None:  # "Mara and Ines remain": where they are, no event; "are sitting in the den": there
             return _being_in(c, agents, room, moves=False)
         if c.context.rooms.get(one) != room:
+            if not _a_room(room, c.context):
+                return None  # "stays a minute in silence": a state, not a room
             return [f"{one} is in the {room}."], who  # "Lucas is hanging out in the den": he is there now
         return [f"{one} made no movements and stayed in the {room} for 1 minute."], who
     if verb in VERBS["claim"] and one:
@@ -1726,6 +1763,9 @@ def _unreal(low: list[str]) -> bool:
 _FIXTURES = frozenset(
     "door doorway window wall corner floor ceiling table desk bed sofa couch chair shelf stairs staircase "
     "entrance exit counter sink bench".split()
+    # a state, not a place: "stayed a minute in silence", "sat in perfect repose", "in deep thought"
+    + "silence thought thoughts stillness repose quiet peace composure contemplation reverie patience confusion "
+    "disbelief wonder shock surprise awe suspense silent still".split()
 )
 
 

@@ -10,7 +10,8 @@ _BELIEF = frozenset(
     "think thinks thought believe believes believed reckon reckons suppose supposes expect expects look looks "
     "search searches searching looking assume assumes guess guesses according opinion view mind imagine "
     "imagines figure figures consider considers feel feels go hunting hunt per belief beliefs understanding "
-    "thinking believing expecting assuming goes going knows concerned".split()
+    "thinking believing expecting assuming goes going knows concerned fancy fancies fancied conceive conceives "
+    "conceived supposed imagined persuaded".split()
 )
 #: Words after a name's "'s" that still ask that person's belief ("in Ann's opinion").
 _OPINION = frozenset("opinion view mind head eyes perspective point guess idea".split())
@@ -37,7 +38,8 @@ def read_question(text: str, context: Context | None = None) -> tuple[tuple[str,
     context = context or Context()
     tokens = tokenize(respell(text, context).replace("?", " "))
     low = [t.lower() for t in tokens]
-    if NEGATION & set(low) or not {"where", "whither", "container", "place", "location", "whereabouts"} & set(low):
+    asks = {"where", "whither", "container", "place", "location", "whereabouts", "receptacle"}
+    if NEGATION & set(low) or not asks & set(low):
         return None
     names = [t.removesuffix("'s").removesuffix("'") for t in tokens]
     if context.agents:  # the story's people; with no story, any capitalised word not the question's own

@@ -1125,3 +1125,73 @@ def test_british_chat_and_picture_book_habits_are_read_as_meant(text: str, expec
 def test_a_picture_books_exclamation_about_the_story_is_not_read_as_nothing(text: str) -> None:
     with pytest.raises(UserError):
         read_story(START + text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a nineteenth-century narrator (third writers): leave-taking, "ere", "wherein", a like minute, asides
+        ("Theo took his leave of the garage.", [Exit("Theo", "garage")]),
+        ("Ines did place the wrench in the blue crate and took her departure.", LEFT_INES := [
+            Move("Ines", "wrench", "blue_crate"), Exit("Ines", "garage")]),  # fmt: skip
+        ("Mara went her way.", [Exit("Mara", "garage")]),
+        ("Theo lingered his minute ere he quitted the garage.", [Stay("Theo", "garage"), Exit("Theo", "garage")]),
+        ("Theo, after a like minute of repose, withdrew in his turn.",
+         [Stay("Theo", "garage"), Exit("Theo", "garage")]),  # fmt: skip
+        ("Mara passed a minute without motion and then took her leave of the garage.",
+         [Stay("Mara", "garage"), Exit("Mara", "garage")]),  # fmt: skip
+        ("Ines spent her minute in like stillness, stirring not a whit, and withdrew from the garage last of all.",
+         [Stay("Ines", "garage"), Exit("Ines", "garage")]),  # fmt: skip
+        ("Ines, without ceremony, did place the wrench in the blue crate and forthwith took her leave.", LEFT_INES),
+        ("Theo, the last, tarried his minute in the same fashion and withdrew.",
+         [Stay("Theo", "garage"), Exit("Theo", "garage")]),  # fmt: skip
+        ("Everyone leaves the garage. In due course Mara, Theo and Ines had occasion to enter the shed together; the "
+         "wrench was at that moment contained in the green bin.",
+         [*GONE, Enter(("Mara", "Theo", "Ines"), "shed"), ObjectAt("wrench", "green_bin")]),  # fmt: skip
+        ("Everyone leaves the garage. And so Mara, Theo and Ines betook themselves to the shed, wherein the wrench "
+         "reposed at that hour in the green bin.",
+         [*GONE, Enter(("Mara", "Theo", "Ines"), "shed"), ObjectAt("wrench", "green_bin")]),  # fmt: skip
+        ("Everyone leaves the garage. Mara, Theo and Ines were gathered into the shed, in which the wrench lay in "
+         "the green bin.",
+         [*GONE, Enter(("Mara", "Theo", "Ines"), "shed"), ObjectAt("wrench", "green_bin")]),  # fmt: skip
+        ("Ines put the wrench in the blue crate and then, upon second thought, removed it to the green bin.",
+         [Move("Ines", "wrench", "blue_crate"), Move("Ines", "wrench", "green_bin")]),  # fmt: skip
+        # a commentator: standing one's ground
+        ("Theo's holding his ground in the garage!", [Stay("Theo", "garage")]),
+        ("Mara stands firm for a minute, then Mara's out of the garage!", [Stay("Mara", "garage"),
+                                                                           Exit("Mara", "garage")]),  # fmt: skip
+        ("Ines holds position for one minute...", [Stay("Ines", "garage")]),
+        ("Theo plants his feet for a minute in the garage.", [Stay("Theo", "garage")]),
+    ],
+)
+def test_a_victorian_narrators_and_a_commentators_habits_are_read_as_meant(text: str, expected: list) -> None:
+    assert events(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Theo stayed a minute in silence.",  # a state, not a room called "silence" (refused: no such room)
+        "Mara stood a minute in deep thought.",
+        "Ines remained in great confusion.",
+    ],
+)
+def test_a_state_someone_stays_in_is_no_room(text: str) -> None:
+    with pytest.raises(UserError):
+        read_story(START + text)
+
+
+@pytest.mark.parametrize(
+    ("question", "chain"),
+    [
+        ("Whither does Theo fancy the wrench to have been put?", ("Theo",)),
+        ("Where, pray, does Mara conceive that Ines fancies the wrench to lie?", ("Mara", "Ines")),
+        ("In what place does Ines imagine that Theo conceives Mara supposes the wrench to rest?",
+         ("Ines", "Theo", "Mara")),  # fmt: skip
+        ("In what receptacle does the wrench truly rest?", ()),
+        ("In what place is Theo persuaded that the wrench truly lies?", ("Theo",)),
+    ],
+)
+def test_a_victorian_narrators_belief_words_ask_their_chain(question: str, chain: tuple) -> None:
+    context = story_context(read_story(START))
+    assert read_question(question, context=context).chain == chain
