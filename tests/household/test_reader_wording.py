@@ -780,3 +780,14 @@ def test_rooms_listed_in_brackets_in_an_action_sentence_are_no_visits() -> None:
     )
     s = state(story, "Is Susan trying to get (a) a salmon or (b) a book?")
     assert s["story"] == {"person": "Susan", "start": "bedroom", "visits": ["kitchen/fridge"]}
+
+
+@pytest.mark.parametrize("told", ["Before that, she had opened the microwave.", "She had opened the microwave first."])
+def test_an_action_told_out_of_order_is_refused_not_put_last(told: str) -> None:
+    story = (
+        "The kitchen has a fridge with a salmon in it and a microwave with a cupcake in it.\nAnna is in the living "
+        f"room. She walks to the fridge in the kitchen. {told}\n"
+    )
+    s = state(story, "Is Anna trying to get (a) a salmon or (b) a cupcake?")
+    assert s["story"]["visits"] == ["kitchen/fridge"]
+    assert [u["why"] for u in s["unread"]] == ["told out of order ('before that', 'had opened'): where does it go?"]

@@ -820,6 +820,9 @@ def read_story(
         _skip_asides(sent, names, unread)
         _skip_passed(sent, unread)
         each = _for_each(sent)
+        if BACKWARD.match(sent.tokens.text) or _past_perfect(sent):
+            unread.append(sent.unread([], "told out of order ('before that', 'had opened'): where does it go?"))
+            continue  # "She walks to the fridge. Before that, she had opened the microwave." was read in text order
         others = [t.text for t in sent.tokens if t.lower_ in OTHER_PEOPLE | people]
         if others and not any(t.lower_ in names | PERSONAL for t in sent.tokens):
             unread.append(sent.unread(others, "names someone else: whose action is it?"))
@@ -845,6 +848,20 @@ def read_story(
         hint = f" (line {first['line']}, {first['text'][:60]!r}: {first['why'] or first['unknown']})" if first else ""
         raise UserError(f"actions of {story.person!r}: no sentence says which room they start in{hint}")
     return story, unread
+
+
+#: A sentence that tells what happened before the one before it.
+BACKWARD = re.compile(
+    r"^\s*(?:before (?:that|this|then|doing so|this happened)|earlier(?: on)?|prior to (?:that|this))\b", re.I
+)
+
+
+def _past_perfect(sent: _Sentence) -> bool:
+    """Whether an action is told in the past perfect ("she had opened the microwave"): before the
+    sentence before it, in a story told in the past or present."""
+    toks, acts = sent.tokens, {"open", "close", *WALKS}
+    participle = [i for i, t in enumerate(toks) if t.lemma_ in acts and t.lower_ != t.lemma_]  # "opened", "gone"
+    return any(i and "had" in {t.lower_ for t in toks[max(i - 3, 0) : i]} for i in participle)
 
 
 #: "For each cabinet, he opens it ...": what follows is done at every place the sentence before visited.
