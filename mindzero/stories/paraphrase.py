@@ -2573,6 +2573,15 @@ def _lost(m: re.Match, context: Context) -> str:
     return f"{owner} loses the {m['thing']}"
 
 
+#: A sentence that tells what happened before the sentence before it ("Before that, ...", "Earlier,
+#: ...", "... had earlier moved ..."): the DEL engine reads events in the order told, so it is refused.
+_BACKWARD = re.compile(
+    r"^\W*(?:before (?:that|this|then|doing so)|earlier(?: on)?|prior to (?:that|this))\b"
+    r"|\bhad (?:earlier|previously|already|before) \w+",
+    re.I,
+)
+
+
 def read_sentence(sentence: str, context: Context) -> list[str] | None:
     """The template sentences a sentence in a user's words means (several for joined clauses, none
     for "took the O out" before the move, or for a thought: "It looked better there, she
@@ -2584,6 +2593,8 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
         return []  # "Busy, busy Abigail!": no event
     if _SPEECH_NOT_READ.match(sentence):
         return None  # a script's speech heard by whom, or saying what? (script_dialogue)
+    if _BACKWARD.search(sentence):
+        return None  # "Before that, Anne had moved the marble to the drawer.": read in text order, it came last
     sentence = _called_move(sentence, context)
     sentence = _LOST.sub(lambda m: _lost(m, context), sentence)
     if (same := _SAME_COLON.match(sentence)) and not any(w.lower() in _forms() for w in re.findall(r"[A-Za-z']+",

@@ -1195,3 +1195,15 @@ def test_a_state_someone_stays_in_is_no_room(text: str) -> None:
 def test_a_victorian_narrators_belief_words_ask_their_chain(question: str, chain: tuple) -> None:
     context = story_context(read_story(START))
     assert read_question(question, context=context).chain == chain
+
+
+@pytest.mark.parametrize(
+    "earlier",
+    ["Before that, Anne had moved the marble to the drawer.", "Anne had earlier moved the marble to the drawer."],
+)
+def test_an_event_told_out_of_order_is_refused_not_read_last(earlier: str) -> None:
+    """Read in text order, the earlier move came last and put the marble in the drawer "really"."""
+    story = "Sally and Anne are in the kitchen. Sally puts the marble in the basket. Sally leaves the kitchen. "
+    story += "Anne moves the marble to the box. " + earlier
+    with pytest.raises(UserError, match="unparseable sentence"):
+        read_story(story)
