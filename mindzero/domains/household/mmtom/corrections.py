@@ -77,16 +77,25 @@ def resolve_corrections(text: str) -> tuple[str, list[dict]]:
     notes, out = [], []
     for number, line in enumerate(text.split("\n"), start=1):
         new, changed = line, 0
-        while m := next((m for m in MARKER.finditer(new) if _withdrawn(_sentence(new, m.start()), new[m.end() :])
-                         is not None), None):  # fmt: skip
-            start = m.start() - len(_sentence(new, m.start())) + _withdrawn(_sentence(new, m.start()), new[m.end() :])
-            new = new[:start] + new[m.end() :]
+        while span := _first_correction(new):
+            new = new[: span[0]] + new[span[1] :]
             changed += 1
         if changed:
             why = f"{changed} correction(s) by the writer: what each took back left out"
             notes.append(text_note(number, "correction", line[:80], why))
         out.append(new)
     return "\n".join(out), notes
+
+
+def _first_correction(text: str) -> tuple[int, int] | None:
+    """(start, end) of the first correction whose withdrawn words can be placed: from those words
+    to the end of the marker; the replacement follows."""
+    for m in MARKER.finditer(text):
+        before = _sentence(text, m.start())
+        at = _withdrawn(before, text[m.end() :])
+        if at is not None:
+            return m.start() - len(before) + at, m.end()
+    return None
 
 
 def _sentence(text: str, end: int) -> str:
