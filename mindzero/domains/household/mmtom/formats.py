@@ -223,6 +223,7 @@ class _Entry:
 
 
 def _row_entry(cells: list[str], roles: list[str] | None) -> _Entry | None:
+    """A table row as a place and its contents (None: the row is no such thing, nor is its table)."""
     cells = [EMPHASIS.sub("", c).strip() for c in cells]
     if roles is None:  # no header: [room,] place, contents
         first = _room_only(cells[0]) if cells else None
@@ -240,7 +241,7 @@ def _row_entry(cells: list[str], roles: list[str] | None) -> _Entry | None:
     split_room, place = _split_room(place)
     room = room or split_room
     contents = by.get("contents", "")
-    if "contents" not in by and "place" in by and room and not any(r == "contents" for r in roles):
+    if "contents" not in by and room:
         return _Entry(room, place)  # a furniture column: "table x2; cabinet x8"
     if EMPTY_CELL.match(contents):
         return _Entry(room, place, ["empty"])
