@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from mindzero.domains.household.mmtom.lexicon import lexicon, text_note
+from mindzero.domains.household.mmtom.lexicon import alternatives, lexicon, text_note
 
 #: The marker of a correction after a comma, a dash or a sentence's end (", no wait,", " — sorry,",
 #: ", I mean", ". Sorry, ...").
@@ -35,19 +35,15 @@ PREPOSITION = r"(?:on|in|inside|into|at|under|to|towards?)"
 CLAUSE = re.compile(r"^(?:she|he|they|it|i)(?:'s|'re|'m)?\s+[a-z]+\b|^(?:it's|she's|he's)\b", re.I)
 
 
-def _alternatives(words) -> str:
-    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
-
-
 @cache
 def _kinds() -> list[tuple[re.Pattern, re.Pattern]]:
     """(what a replacement starts with, the phrase it replaces, which ends where the marker starts)
     for each kind of phrase: objects, a place with its preposition, a place, an ordinal."""
     lex = lexicon()
-    things = _alternatives([*lex.objects, *lex.ambiguous])
-    places = _alternatives([*lex.rooms, *lex.furniture, "cabinet", "cupboard", "one"])
-    ordinal = rf"(?:the )?(?:{_alternatives(lex.ordinals)})"
-    place = rf"(?:the|a|an|that|this) (?:(?:{_alternatives(lex.ordinals)}|\w+) ){{0,2}}?(?:{places})s?"
+    things = alternatives([*lex.objects, *lex.ambiguous])
+    places = alternatives([*lex.rooms, *lex.furniture, "cabinet", "cupboard", "one"])
+    ordinal = rf"(?:the )?(?:{alternatives(lex.ordinals)})"
+    place = rf"(?:the|a|an|that|this) (?:(?:{alternatives(lex.ordinals)}|\w+) ){{0,2}}?(?:{places})s?"
     objects = rf"{COUNT} (?:\w+ )?(?:{things})(?:s|es)?"
     kinds = [
         (objects, rf"(?:{objects}|{COUNT})"),  # "three, no, two apples": a bare count

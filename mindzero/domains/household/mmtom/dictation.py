@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from mindzero.domains.household.mmtom.lexicon import lemma, lexicon, text_note
+from mindzero.domains.household.mmtom.lexicon import alternatives, lemma, lexicon, text_note
 
 #: Words in a row without ".", "!" or "?" that make a stretch a run-on (MMToM sentences: 10–35).
 RUN_ON_WORDS = 40
@@ -48,16 +48,11 @@ PREMISE_START = re.compile(r"\b(?:so )?(?:if|suppose|assuming|given that)\b", re
 SPOKEN_LABEL = re.compile(r"\b(?:option|choice)\s+([a-e])\b", re.I)
 
 
-def _alternatives(words) -> str:
-    """A regex alternation of ``words``, longest first ("living room" before "room")."""
-    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
-
-
 def _acting_verbs() -> str:
     verbs = set(lexicon().verbs["walk"]) | {"is", "was", "'s", "starts", "begins", "stands", "sits", "opens"}
     forms = {v for v in verbs if " " not in v} | {v + "s" for v in lexicon().verbs["walk"] if " " not in v}
     forms |= {"goes", "heads", "approaches", "walks", "moves", "proceeds", "returns", "enters", "leaves"}
-    return _alternatives(forms)
+    return alternatives(forms)
 
 
 #: "and"s in one comma-less sentence that make it a child's chain ("a sofa and a desk and a book is
@@ -116,7 +111,7 @@ def _openers() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
     """Regexes of what opens a description sentence: (a room or a place as subject: "the kitchen
     has ...", "the third and fourth cabinets are empty"; a place first: "in the kitchen there's
     ...", "on one of the tables there's ..."; "there's ...")."""
-    rooms, furniture = _alternatives(lexicon().rooms), _alternatives([*lexicon().furniture, "one"])
+    rooms, furniture = alternatives(lexicon().rooms), alternatives([*lexicon().furniture, "one"])
     subject = re.compile(
         rf"{TIED}(?<!\bin )(?<!\bon )(?<!\binside )\b(?:and )?(?:then )?(?:"
         rf"(?:the )?(?:{rooms})(?: (?:just |also |only )?{HAS}|'s got\b)"
@@ -135,7 +130,7 @@ def _openers() -> tuple[re.Pattern, re.Pattern, re.Pattern]:
 def _objects_placed() -> str:
     """A regex of a clause that starts with objects and says where they are ("and a book is on the
     sofa", "a wine glass and another book are on the table")."""
-    objects = _alternatives([*lexicon().objects, *lexicon().ambiguous])
+    objects = alternatives([*lexicon().objects, *lexicon().ambiguous])
     det = r"(?:a|an|another|one|two|three|four|five|\d+)"
     item = rf"{det} (?:{objects})(?:s|es)?"
     return rf"(?<=\band ){item}(?: and {item})* (?:is|are|sits?|lies?|lays?) (?:on|in|inside)\b"
@@ -154,7 +149,7 @@ def punctuate_run_ons(text: str) -> tuple[str, list[dict]]:
     """(the text with sentence breaks added to its run-on lines, a note per changed line)."""
     if not _run_on(text):
         return text, []
-    people = _alternatives(_names(text) | {"she", "he"})
+    people = alternatives(_names(text) | {"she", "he"})
     person = re.compile(rf"\b{LEADS}(?:{people}) (?:(?:then|first|now|just) )?(?:{_acting_verbs()})\b", re.I)
     out, notes = [], []
     for number, line in enumerate(text.split("\n"), start=1):

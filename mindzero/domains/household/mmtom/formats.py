@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
-from mindzero.domains.household.mmtom.lexicon import lemma, lexicon, text_note
+from mindzero.domains.household.mmtom.lexicon import alternatives, lemma, lexicon, text_note
 
 TIME = r"\d{1,2}[:.]\d{2}(?::\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?"
 DATE = r"\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4},?"
@@ -161,7 +161,7 @@ def _chat(text: str) -> tuple[str, list[dict]]:
 
 @cache
 def _room_pattern() -> re.Pattern:
-    rooms = "|".join(sorted(map(re.escape, lexicon().rooms), key=len, reverse=True))
+    rooms = alternatives(lexicon().rooms)
     return re.compile(rf"^(?:the\s+)?({rooms})\b\s*[:,-]?\s*", re.I)
 
 

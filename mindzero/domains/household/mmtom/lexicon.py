@@ -491,6 +491,11 @@ def display_name(cls: str) -> str:
     return next(phrase for phrase, c in lexicon().objects.items() if c == cls)
 
 
+def alternatives(words) -> str:
+    """A regex alternation of ``words``, escaped, longest first ("living room" before "room")."""
+    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+
+
 def text_note(line: int, part: str, text: str, why: str) -> dict:
     """A note for a reading's ``unread`` list that the text was changed before it was read (a
     misspelling, an abbreviation, a run-on cut): it names nothing and blocks no answer."""

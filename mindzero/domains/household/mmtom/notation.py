@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from mindzero.domains.household.mmtom.lexicon import lexicon, text_note
+from mindzero.domains.household.mmtom.lexicon import alternatives, lexicon, text_note
 
 #: "fridge={plate, cupcake}" → "fridge: plate, cupcake".
 BRACES = re.compile(r"\s*=\s*\{([^{}]*)\}")
@@ -48,7 +48,7 @@ FURNITURE_END = re.compile(r"(?:cabinet|cupboard|cab|drawer)s?$", re.I)
 
 @cache
 def _rooms() -> str:
-    return "|".join(sorted(map(re.escape, lexicon().rooms), key=len, reverse=True))
+    return alternatives(lexicon().rooms)
 
 
 def _heads() -> list[tuple[re.Pattern, str]]:
