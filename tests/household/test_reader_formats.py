@@ -224,3 +224,19 @@ def test_a_teachers_label_a_title_before_the_name_and_a_heading_that_names_a_day
     s = state(timeline)
     assert s["story"] == {"person": "Kai", "start": "bedroom", "visits": ["kitchen/kitchencabinet/2"]}
     assert s["scene"]["places"]["kitchen/kitchencabinet/2"] == {"plate": 1}
+
+
+def test_cabinets_listed_by_ordinal_under_a_bold_count_and_an_instruction_after_the_options() -> None:
+    text = (
+        "# Tomas's flat\n\n## Kitchen\n- fridge\n  - a salmon\n- **4 cabinets** (numbered from the left)\n"
+        "  - 1st: empty\n  - 2nd from the left: a cupcake\n  - third: two plates\n  - 4th: empty\n\n"
+        "### What happened\n1. Tomas is in the kitchen.\n"
+        "2. He walks to the 3rd kitchen cabinet, opens it, closes it.\n\n"
+        "**Question:** Which is more likely?\n- (a) Tomas has been trying to get a cupcake.\n"
+        "- (b) Tomas has been trying to get a salmon.\n\nAnswer with a or b."
+    )
+    read = state(text)
+    assert read["scene"]["places"]["kitchen/kitchencabinet/2"] == {"cupcake": 1}
+    assert read["scene"]["places"]["kitchen/kitchencabinet/3"] == {"plate": 2}
+    assert read["scene"]["places"]["kitchen/kitchencabinet/1"] == {}
+    assert read["story"]["person"] == "Tomas"  # not "Answer", the capital that starts the last line

@@ -42,9 +42,13 @@ CHECKBOX = re.compile(r"\[[ xX✓✔]\]\s*")
 QUOTED = re.compile(r"^\s*>\s?")
 HEADING = re.compile(r"^\s*#{1,6}\s+(?P<text>.*?)\s*#*\s*$")
 BULLET = re.compile(r"^(?P<indent>\s*)(?P<mark>[-*•+·]|\d{1,2}[.)])\s+(?P<text>\S.*?)\s*$")
+#: A numbered cabinet's line under a list of cabinets: "#1: an apple", "1-5: empty", "2nd: apple",
+#: "4th from the left: a plate", "third (top shelf) — a bowl".
 NUMBERED_ITEM = re.compile(
-    r"^(?:cabinets?|cupboards?|no\.?)?\s*#?(?P<ns>\d{1,2}(?:\s*(?:,|and|&|-|–|to)\s*#?\d{1,2})*)"
-    r"(?:\s*\([^()]*\))?\s*[:)=–—-]\s*(?P<text>.*)$",
+    r"^(?:cabinets?|cupboards?|no\.?)?\s*#?(?P<ns>{n}(?:\s*(?:,|and|&|-|–|to)\s*#?{n})*)"
+    r"(?:\s+from the (?:left|right))?(?:\s*\([^()]*\))?\s*[:)=–—-]\s*(?P<text>.*)$".replace(
+        "{n}", r"(?:\d{1,2}(?:st|nd|rd|th)?|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)"
+    ),
     re.I,
 )
 SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
@@ -312,10 +316,12 @@ def _tables(text: str) -> tuple[str, list[dict]]:
 
 
 def _numbers(written: str) -> list[int]:
-    """[1, 2, 3, 5] from "1-3, 5", "1, 2 and 3", "#4"."""
+    """[1, 2, 3, 5] from "1-3, 5", "1, 2 and 3", "#4", "2nd", "third"."""
     out = []
+    words = lexicon().ordinals
     for part in re.split(r"\s*(?:,|and|&)\s*", written):
-        ends = [int(n) for n in re.findall(r"\d+", part)]
+        ends = [int(n) if n.isdigit() else words[n.lower()] for n in re.findall(r"\d+|[A-Za-z]+", part)
+                if n.isdigit() or n.lower() in words]
         out += list(range(ends[0], ends[-1] + 1)) if len(ends) == 2 else ends
     return out
 

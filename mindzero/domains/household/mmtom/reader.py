@@ -1424,10 +1424,14 @@ def _question_names(question: str, story: str = "") -> set[str]:
     story typed in lower case) unknown words that the story uses too ("is daniel looking for ...")."""
     nlp, _ = pipeline()
     told = _words(story)
+    doc = nlp(question)
+    # a capital after an end of sentence or line starts a sentence ("... a salmon.\n\nAnswer with a or b.")
+    opens = {i + 1 for i, t in enumerate(doc) if t.text in (".", "!", "?", ":") or "\n" in t.whitespace_ + t.text}
     return {
         t.lower_
-        for t in nlp(question)
-        if t.is_alpha and unknown(t, set()) and ((t.is_title and not t.is_sent_start) or t.lower_ in told)
+        for t in doc
+        if t.is_alpha and unknown(t, set())
+        and ((t.is_title and not t.is_sent_start and t.i not in opens) or t.lower_ in told)
     }
 
 
