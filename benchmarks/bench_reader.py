@@ -89,7 +89,7 @@ def by_user(name: str, rows: list[dict]) -> dict[str, list[dict]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mmtom", default="../shared/data/mmtom_qa/questions.jsonl", help="MMToM-QA questions")
-    parser.add_argument("--only", metavar="PREFIX", help="print only the sets whose names start so ('dev 8'); no timing")
+    parser.add_argument("--only", metavar="PREFIX", help="only the sets whose names start so; no timing")
     args = parser.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     sets = {"MMToM-QA original": Path(args.mmtom), "reworded (a)": DATA / "reworded.jsonl",

@@ -1221,15 +1221,13 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
     question); ``questions`` asked about it lend their names of the person. Sentences that name the
     person or a verb of walking, opening or closing are actions, in the order told; the others
     describe the apartment as it was at the start. ``strict``: an unread sentence is an error."""
-    text, formatted = rewrite_formats(check_text(text))
-    text, onlooker = describe_for_onlooker(text)
-    text, corrected = resolve_corrections(text)
-    text, expanded = expand_shorthand(text)
-    text, rewritten = rewrite_notation(text)
-    text, respelled = _respell(text)
+    text, respelled = check_text(text), []
+    for rewrite in REWRITES:
+        text, notes = rewrite(text)
+        respelled += notes
     _check_english(text)
     text, dictated = punctuate_run_ons(text)
-    respelled += formatted + onlooker + corrected + expanded + rewritten + dictated
+    respelled += dictated
     spans, embedded, person, acts_from = _layout(text)
     context = _context(" ".join([text, *questions]))
     story = text[: len(text) - len(embedded)]
@@ -1274,6 +1272,19 @@ def _respell(text: str) -> tuple[str, list[dict]]:
         why = f"read {typed!r} as {meant!r} (a misspelling)"
         notes.append(text_note(line, "spelling", typed, why))
     return text, notes[::-1]
+
+
+#: What the text goes through before it is read, in order, each (text) -> (text, notes for ``unread``):
+#: pasted formats become prose, a reader addressed as "you" an onlooker, self-corrections their last
+#: word, shorthand and notation words, misspellings the words meant.
+REWRITES = (
+    rewrite_formats,
+    describe_for_onlooker,
+    resolve_corrections,
+    expand_shorthand,
+    rewrite_notation,
+    _respell,
+)
 
 
 #: Verbs after "the kitchen, which ..." that describe the room, not the person.
