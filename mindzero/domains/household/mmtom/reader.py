@@ -48,6 +48,7 @@ from mindzero.domains.household.mmtom.lexicon import (
     unknown_words,
 )
 from mindzero.domains.household.mmtom.notation import rewrite_notation
+from mindzero.domains.household.mmtom.revealed import move_revealed_contents
 from mindzero.domains.household.mmtom.shorthand import expand_shorthand
 
 #: Furniture kinds that hide their contents until opened (Watch-And-Help); the rest are surfaces.
@@ -1282,6 +1283,7 @@ REWRITES = (
     describe_for_onlooker,
     resolve_corrections,
     expand_shorthand,
+    move_revealed_contents,
     rewrite_notation,
     _respell,
 )

@@ -1,0 +1,179 @@
+"""Contents told when the person opens a container, the way a storyteller walks through a flat:
+"He opens the fridge - inside, two cupcakes - and closes it.", "opened the sixth cabinet, which had
+an apple in it, and closed it", "Then he opened the first cabinet: empty as well.", "opened it; two
+wine glasses were in there.", "(It's empty too.)", "If she does, she'll find a book inside."
+
+The reader takes descriptions as the apartment at the start and the person's sentences as actions
+in order, so :func:`move_revealed_contents` takes each such reveal out of its action sentence and
+puts it after that sentence as a description that names the container ("The sixth cabinet has an
+apple in it."). "It" is the last piece of furniture named before. A label that says the rest is
+what the person did not open ("What he didn't open: ...", "- not that she opens any of them") is
+dropped: the rest describes the apartment, it is no action."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from mindzero.domains.household.mmtom.lexicon import alternatives, lexicon, text_note
+
+#: Words that may stand between an article and a piece of furniture ("the second kitchen cabinet").
+MODIFIERS = (
+    r"(?:\d{1,2}(?:st|nd|rd|th)|kitchen|bathroom|bedroom|living|room|left|right|other|same|big|small|top|bottom)"
+)
+#: A sentence (up to its end mark and closing quote or bracket) or the rest of a line.
+SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?]+[\"')\]]*|$)")
+#: "it's empty as well", "nothing inside", "bare", "empty too": a container with nothing in it.
+EMPTY = re.compile(
+    r"^(?:(?:it|this one|that one)(?:'s| is| was)\s+)?(?:(?:also|completely|totally|quite|all)\s+)?"
+    r"(?:empty|nothing|bare)\b(?:\s+(?:inside|in it|in there|as well|too|also|either|again|this time))*$",
+    re.I,
+)
+#: Words around a list of contents that say no more than "in it": "two plates were in there".
+IN_IT = re.compile(
+    r"^(?:inside|in there|in it)\s*[:,]?\s*|\s*(?:(?:were|was|are|is|sat|sit|lay|lie)\s+)?(?:inside|in there|in it)$"
+    r"|\s+(?:as well|too|also)$",
+    re.I,
+)
+#: A verb of going to a place: the sentence after may tell what is in it ("(It's empty too.)").
+REACHES = re.compile(r"\b(?:walk|go|goes|went|head|approach|move|step|come|came|get|got|make|made)\w*\b", re.I)
+#: The start of a sentence that says what there is, with no room named: "There's a sofa there, ..."
+THERE = re.compile(r"^\s*(?:and\s+)?(?=there(?:'s| is| are| was| were)\b)", re.I)
+#: Labels of what the person left shut: "What he didn't open:", "Things she never opened -".
+NOT_OPENED = re.compile(
+    r"^\W*(?:what|the things?|things|everything|stuff|the rest|the places?|containers?)\s+(?:that\s+)?\w+\s+"
+    r"(?:didn't|did not|hasn't|has not|haven't|never|doesn't|does not|won't|will not)\s+(?:yet\s+)?"
+    r"(?:open(?:ed)?|look(?:ed)? in(?:to|side)?|touch(?:ed)?|check(?:ed)?)(?:\s+(?:yet|at all|that day))?"
+    r"\s*(?:[:,]|\s[-–—])\s*",
+    re.I,
+)
+#: An aside that the person opens none of them: "- not that she opens any of them", ", not that he opened it".
+NONE_OPENED = re.compile(
+    r"\s*(?:[-–—,;]\s*)?not that \w+ (?:opens?|opened|touch(?:es|ed)?|looks? in(?:side|to)?) (?:any of )?"
+    r"(?:them|it|those|these)\b",
+    re.I,
+)
+
+
+@cache
+def _patterns() -> tuple[re.Pattern, re.Pattern, list[re.Pattern], re.Pattern, re.Pattern, re.Pattern, re.Pattern]:
+    """(a piece of furniture named, an opening of it, the reveals that may follow an opening, a
+    sentence that tells the contents of "it", an object word, a room with its furniture told in an aside,
+    a room)."""
+    lex = lexicon()
+    furniture = alternatives([*lex.furniture, "cabinet", "cupboard"])
+    place = (
+        rf"(?:the|a|an|his|her|their|that|this)\s+(?:(?:{alternatives(lex.ordinals)}|{MODIFIERS})\s+){{0,3}}"
+        rf"(?:{furniture})(?!\w)"
+    )
+    opening = re.compile(
+        rf"\b(?:open(?:s|ed|ing)?|pull(?:s|ed)? open|unlock(?:s|ed)?)\s+(?P<what>it\b|{place})", re.I
+    )
+    contents = r"(?P<x>[^-–—.;:()]+?)"
+    reveals = [
+        re.compile(rf"^\s*[-–—]+\s*{contents}\s*(?:[-–—]+|(?=[.!?]|$))", re.I),  # " - nothing inside - "
+        re.compile(rf"^\s*\(\s*{contents}\s*\)", re.I),  # " (empty) "
+        re.compile(rf"^\s*[:;]\s*{contents}(?=[.!?]|$)", re.I),  # ": empty as well.", "; two plates were in there."
+        re.compile(  # ", which had an apple in it," ", finding two books inside"
+            r"^\s*,?\s*(?:(?:which|that)\s+(?:had|has|held|holds|contained|contains)|to find|finding"
+            rf"|and (?:finds?|found)|revealing)\s+{contents}"
+            r"(?=\s*,\s*(?:and|then)\b|\s+(?:and|then)\s+(?:closes|closed|shuts|shut)\b|[.!?]|$)",
+            re.I,
+        ),
+    ]
+    follow = re.compile(  # "(It's empty too.)", "Inside: two cupcakes.", "If she does, she'll find a book inside."
+        r"^\W*(?:(?:if (?:he|she|they) (?:does|did|do)\b[^,]*,\s*)?(?:he|she|they)(?:'ll| will| would|'d)?\s+"
+        r"(?:find|see)\s+|it(?:'s| is| was)\s+(?=(?:also |completely |totally )?(?:empty|bare)\b)"
+        r"|inside\s*[:,]\s*(?!the\b)|it (?:has|had|holds|held)\s+)(?P<x>[^()]+?)[\s.!)]*$",
+        re.I,
+    )
+    things = re.compile(rf"\b(?:{alternatives([*lex.objects, *lex.ambiguous])})(?:s|es)?\b", re.I)
+    room_aside = re.compile(  # "starts off in the bathroom - just a cabinet in there, empty -"
+        rf"\b(?P<room>the (?:{alternatives(lex.rooms)}))\s*[-–—]+\s*"
+        rf"(?P<x>[^-–—.;()]*?\b(?:{furniture})s?\b[^-–—.;()]*?)\s*(?:[-–—]+\s*|(?=[.!?]|$))",
+        re.I,
+    )
+    room = re.compile(rf"\bthe (?:{alternatives(lex.rooms)})\b", re.I)
+    return re.compile(place, re.I), opening, reveals, follow, things, room_aside, room
+
+
+def _described(container: str, told: str) -> str | None:
+    """The sentence that says what ``told`` says of the container, or None when it says no contents."""
+    things = _patterns()[4]
+    told = told.strip(" ,")
+    name = re.sub(r"^(?:his|her|their|that|this|a|an)\s+", "the ", container, flags=re.I)
+    name = name[0].upper() + name[1:]
+    if EMPTY.match(told.split(",")[0].strip()):  # "empty as well, for what it's worth"
+        return f"{name} is empty."
+    listed = told
+    while (shorter := IN_IT.sub("", listed).strip(" ,")) != listed:
+        listed = shorter
+    if not things.search(listed) or re.search(r"\b(?:he|she|they|her|him|walks?|goes|went|opens?|closes?)\b", listed,
+                                              re.I):  # fmt: skip
+        return None
+    return f"{name} has {listed} in it."
+
+
+def move_revealed_contents(text: str) -> tuple[str, list[dict]]:
+    """The text with contents told on opening moved out of the action into a description of their
+    own (module docstring); a note for each line changed."""
+    place, opening, reveals, follow, _, room_aside, room_named = _patterns()
+    if not re.search(r"\bopen|\binside\b|\bin there\b|\bin it\b|\bfind\b", text, re.I):
+        return text, []
+    notes, lines, last, reached, entered = [], text.split("\n"), None, None, None
+    for number, line in enumerate(lines, start=1):
+        out, changed = [], False
+        for sentence in (m.group() for m in SENTENCE.finditer(line) if m.group()):
+            told = NONE_OPENED.sub("", NOT_OPENED.sub("", sentence))
+            changed |= told != sentence
+            sentence, after = told, []
+            asked = follow.match(sentence)
+            described = _described(reached, asked["x"]) if asked and reached else None
+            if described:  # "(It's empty too.)" after the person reached a container
+                out.append(re.match(r"^\s*", sentence).group() + described)
+                changed = True
+                continue
+            here = THERE.match(sentence)
+            if here and entered and not room_named.search(sentence):  # "He heads for the den. There's a sofa there."
+                adverb = re.compile(r"\s+(?:there|here)\b(?=\s*(?:with|,|[.!?]|$))", re.I)
+                rest = adverb.sub("", sentence[here.end() :], count=1)
+                sentence = f"{here.group()}In {entered}, {rest[0].lower()}{rest[1:]}"
+                changed = True
+            k = 0
+            while opened := opening.search(sentence, k):
+                what = opened["what"]
+                before = list(place.finditer(sentence, 0, opened.start()))
+                container = what if what.lower() != "it" else before[-1].group() if before else last
+                k = opened.end()
+                for reveal in reveals:
+                    shown = reveal.match(sentence[k:])
+                    said = _described(container, shown["x"]) if shown and container else None
+                    if said:
+                        cut = "" if sentence[k + shown.end() :].lstrip().startswith((",", ".", ";")) else " "
+                        sentence = sentence[:k] + cut + sentence[k + shown.end() :].lstrip()
+                        after.append(said)
+                        break
+                if what.lower() != "it":
+                    last = what
+            aside = room_aside.search(sentence)
+            if aside and not re.search(r"\b(?:he|she|they|opens?|closes?|walks?|goes)\b", aside["x"], re.I):
+                rest = sentence[aside.end() :].lstrip()
+                sentence = sentence[: aside.end("room")] + ("" if rest[:1] in ".,;!?" else " ") + rest
+                room = aside["room"][0].upper() + aside["room"][1:]
+                after.append(f"{room} has {aside['x'].strip(' ,')}.")  # the room as the person reaches it
+            named = list(place.finditer(sentence))
+            last = named[-1].group() if named else last
+            # the container the person just opened or went to, which "It's empty." may tell of next
+            reached = last if named and (opening.search(sentence) or REACHES.search(sentence)) else None
+            # the room the person just went to, which the "There's ..." sentences right after describe
+            rooms = list(room_named.finditer(sentence))
+            if rooms and REACHES.search(sentence):
+                entered = rooms[-1].group()
+            elif rooms or not here:
+                entered = None
+            out.append(sentence + "".join(f" {a}" for a in after))
+            changed |= bool(after)
+        if changed:
+            lines[number - 1] = "".join(out)
+            notes.append(text_note(number, "format", line[:80], "contents told on opening read as a description"))
+    return "\n".join(lines), notes
