@@ -48,8 +48,12 @@ from mindzero.domains.household.mmtom.lexicon import (
     unknown_words,
 )
 from mindzero.domains.household.mmtom.notation import rewrite_notation
+from mindzero.domains.household.mmtom.report import strip_report_form
 from mindzero.domains.household.mmtom.revealed import move_revealed_contents
 from mindzero.domains.household.mmtom.shorthand import expand_shorthand
+
+#: What a report calls the person it observes ("The participant walked to the kitchen"): the person.
+ROLE_NOUNS = frozenset({"subject", "participant", "resident", "occupant", "patient", "client", "tenant"})
 
 #: Furniture kinds that hide their contents until opened (Watch-And-Help); the rest are surfaces.
 CONTAINER_KINDS = lexicon().containers
@@ -929,7 +933,12 @@ def _visits(
                 if not pids:
                     continue  # an object whose place the description does not give: a walk in the room
             else:
-                pids = [_resolve(scene, kind, index, right, cur) for kind, index, right in m.places]
+                at = trial[-1].place if trial else None  # "approaches the fifth cabinet. The cabinet is opened"
+                again = at is not None and "cabinet" in scene.places[at].kind and scene.places[at].room == cur
+                pids = [
+                    at if again and kind == "cabinet" and index is None else _resolve(scene, kind, index, right, cur)
+                    for kind, index, right in m.places
+                ]
             if not pids or None in pids:
                 return None, f"{toks[m.start:m.end].text!r} is not one place of the apartment"
             group = []
@@ -1236,8 +1245,11 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
     names |= {person.lower()} if person else set()
     sentences = [_sentence(offset, span, text, "", context) for offset, span in spans]
     first = _first_name(sentences)
-    person = person or (next(n.title() for n in sorted(names)) if names else first)
+    # the name the question uses most ("Mary", not a "Client Use Only" footer's word)
+    asked = " ".join([embedded, *questions])
+    person = person or (max(sorted(names), key=lambda n: _words_count(asked, n)).title() if names else first)
     names |= {first.lower()} if first else set()
+    names |= {r for r in ROLE_NOUNS if re.search(rf"\bthe {r}\b|^{r}\b", story, re.I | re.M)}  # "The subject walked"
     if person is None and FIRST_PERSON.search(story):
         person, names = "I", names | {"i", "me"}  # "I was in the living room. I walked to ..."
     # after an "Actions taken by NAME:" heading every sentence is an action ("In the kitchen.")
@@ -1284,6 +1296,7 @@ REWRITES = (
     resolve_corrections,
     expand_shorthand,
     move_revealed_contents,
+    strip_report_form,
     rewrite_notation,
     _respell,
 )
@@ -1432,6 +1445,11 @@ def _check_english(text: str) -> None:
         )
 
 
+def _words_count(text: str, word: str) -> int:
+    """How often ``word`` is a whole word of ``text`` (any case)."""
+    return len(re.findall(rf"\b{re.escape(word)}\b", text, re.I))
+
+
 def _question_names(question: str, story: str = "") -> set[str]:
     """The person's name in a question: capitalised words the lexicon does not know, or (for a
     story typed in lower case) unknown words that the story uses too ("is daniel looking for ...")."""
@@ -1443,7 +1461,7 @@ def _question_names(question: str, story: str = "") -> set[str]:
     return {
         t.lower_
         for t in doc
-        if t.is_alpha and unknown(t, set())
+        if t.is_alpha and len(t) > 1 and unknown(t, set())  # "(b)", "Unit 12B": no name
         and ((t.is_title and not t.is_sent_start and t.i not in opens) or t.lower_ in told)
     }
 
