@@ -51,9 +51,13 @@ from mindzero.domains.household.mmtom.notation import rewrite_notation
 from mindzero.domains.household.mmtom.report import strip_report_form
 from mindzero.domains.household.mmtom.revealed import move_revealed_contents
 from mindzero.domains.household.mmtom.shorthand import expand_shorthand
+from mindzero.domains.household.mmtom.transcript import read_transcript
 
 #: What a report calls the person it observes ("The participant walked to the kitchen"): the person.
 ROLE_NOUNS = frozenset({"subject", "participant", "resident", "occupant", "patient", "client", "tenant"})
+
+#: Nouns a room word may qualify without anyone walking there ("his kitchen activities").
+ROOM_AS_MODIFIER = frozenset({"tour", "activity", "routine", "search", "exploration", "errand", "task", "chore"})
 
 #: Furniture kinds that hide their contents until opened (Watch-And-Help); the rest are surfaces.
 CONTAINER_KINDS = lexicon().containers
@@ -908,8 +912,8 @@ def _visits(
     room_list = {m.start for m in found if m.kind == "room" and m.start in bracketed}
     for i, m in enumerate(found):
         if m.kind == "room":
-            if m.end < len(toks) and toks[m.end].lemma_ == "tour":
-                continue  # "his kitchen tour"
+            if m.end < len(toks) and toks[m.end].lemma_ in ROOM_AS_MODIFIER:
+                continue  # "his kitchen tour", "concluding his kitchen activities": no walk
             if m.start in room_list and len(room_list) > 1:
                 continue  # "in the bedroom of her apartment (bedroom, bathroom, kitchen)": the rooms it has
             came_from = _came_from(toks, m)
@@ -1297,6 +1301,7 @@ REWRITES = (
     expand_shorthand,
     move_revealed_contents,
     strip_report_form,
+    read_transcript,
     rewrite_notation,
     _respell,
 )

@@ -1,0 +1,64 @@
+"""A story told as a text adventure's transcript or a play's script: the player's commands ("> go
+to kitchen", "> wait", "> follow daniel") are the onlooker's, not the person's, and "Daniel is
+here." or "[Lights up on the bathroom. MARK is there.]" places the person in the room the
+heading or the stage direction names. :func:`read_transcript` drops the commands, takes a stage
+note off a room heading ("BEDROOM (stage left): a cabinet ...") and writes where "here" and "there"
+are; the reader reads the rest (room headings in capitals, "You can see ... here.", directions in
+brackets) as it reads any story."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from mindzero.domains.household.mmtom.lexicon import alternatives, lexicon, text_note
+
+#: A player's command: "> look", "> go to bathroom", ">follow daniel", "> Z", "> kitchen" (a verb of
+#: the game, or a room, and at most five words more).
+COMMAND = (
+    r"^\s*>\s*(?:look|l|go|walk|run|enter|wait|z|follow|watch|examine|x|think|inventory|i|listen|observe|"
+    r"north|south|east|west|n|s|e|w|up|down|sleep|save|score|again|g|brief|verbose|hint|{rooms})(?:\s+[\w'-]+){0,5}\s*$"
+)
+#: "is here", "is standing there", "waits here", "is on stage": the person's place is the scene's.
+HERE = re.compile(
+    r"(?<=\w )(?P<verb>is|are|was|were|stands?|stood|sits?|sat|waits?|waited)"
+    r"(?P<how>\s+(?:standing|sitting|waiting|alone))?\s+(?:here|there|on stage|onstage)\b",
+    re.I,
+)
+#: A stage direction that lights or shows a room: "Lights up on the bathroom", "The kitchen. Morning."
+LIGHTS = re.compile(r"\b(?:lights?(?:\s+(?:come|comes|go|goes))?\s+up\s+on|we see|at rise,?\s+in)\s+the\s+", re.I)
+
+
+@cache
+def _rooms() -> re.Pattern:
+    return re.compile(rf"\b(?:{alternatives(lexicon().rooms)})\b", re.I)
+
+
+def read_transcript(text: str) -> tuple[str, list[dict]]:
+    """The text without a transcript's commands and with "here" / "there" placed (module docstring);
+    a note per line changed. A text with fewer than two command lines keeps its ">" lines (a quote)."""
+    lines, rooms = text.split("\n"), _rooms()
+    command = re.compile(COMMAND.replace("{rooms}", alternatives(lexicon().rooms)), re.I)
+    commands = [k for k, line in enumerate(lines) if command.match(line)]
+    if len(commands) < 2:
+        commands = []
+    why = "a player's command: the onlooker's, no action"
+    notes = [text_note(k + 1, "format", lines[k][:80], why) for k in commands]
+    room = None
+    for k, line in enumerate(lines):
+        if k in commands:
+            lines[k] = ""
+            continue
+        heading = re.match(rf"^\s*(?P<room>{rooms.pattern})\s*\([^()]*\)\s*(?=:|$)", line, re.I)
+        if heading and heading["room"].isupper():  # "BEDROOM (stage left): ..." is the bedroom
+            lines[k] = heading["room"] + line[heading.end() :]
+        if (named := rooms.match(line.strip())) and line.strip().isupper():
+            room = named.group().lower()  # a room heading in capitals: "here" is that room below it
+        if lit := LIGHTS.search(line):
+            shown = rooms.match(line, lit.end())
+            room = shown.group().lower() if shown else room
+        placed = HERE.sub(rf"\g<verb>\g<how> in the {room}", lines[k]) if room else lines[k]
+        if placed != lines[k]:
+            lines[k] = placed
+            notes.append(text_note(k + 1, "format", line[:80], f"'here' read as the {room}"))
+    return "\n".join(lines), notes

@@ -1,0 +1,57 @@
+"""The household reader on a text adventure's transcript and a play's script: the player's
+commands are no action of the person, and "here" / "there" is the room of the heading or the stage
+direction. Every text here was written for these tests."""
+
+from __future__ import annotations
+
+from mindzero.domains.household.mmtom.reader import read_question
+from mindzero.domains.household.mmtom.transcript import read_transcript
+
+ADVENTURE = """HOUSE OF NINA
+> look
+
+KITCHEN
+You can see a fridge and a microwave here. The fridge holds a salmon. The microwave is empty.
+
+> go to bedroom
+
+BEDROOM
+You can see a desk and a cabinet here. The cabinet holds two books.
+Nina is here.
+
+> follow nina
+
+Nina walks to the kitchen. Nina opens the microwave. Nina closes the microwave.
+> wait
+Nina walks towards the fridge.
+
+QUESTION: Is Nina trying to get (a) a salmon or (b) a book?"""
+
+PLAY = """SETTING: a flat - a bedroom and a kitchen.
+BEDROOM (stage right): a desk and a cabinet; in the cabinet, a book.
+KITCHEN (upstage): a fridge with a cupcake in it, and a stove.
+
+[Lights up on the bedroom. OMAR is there, reading.]
+OMAR: Right.
+[He crosses to the kitchen and opens the fridge. He shuts it.]
+
+DISCUSSION QUESTION: Is Omar trying to get (a) a cupcake or (b) a book?"""
+
+
+def test_a_transcripts_commands_are_the_players_and_here_is_the_heading_room() -> None:
+    read = read_question(ADVENTURE).to_json()
+    assert read["story"]["start"] == "bedroom"  # "Nina is here." under BEDROOM, not the player's "> go to bedroom"
+    assert read["story"]["visits"] == ["kitchen/microwave (opened)", "kitchen/fridge"]
+    assert read["scene"]["places"]["bedroom/cabinet"] == {"book": 2}
+
+
+def test_a_plays_stage_notes_on_headings_and_the_lit_room() -> None:
+    read = read_question(PLAY).to_json()
+    assert read["scene"]["places"]["bedroom/cabinet"] == {"book": 1}  # "BEDROOM (stage right):" is the bedroom
+    assert read["story"]["start"] == "bedroom"
+    assert read["story"]["visits"] == ["kitchen/fridge (opened)"]
+
+
+def test_a_quoted_line_or_a_question_is_left_as_written() -> None:
+    text = "> the fridge is empty\nIs there a plate on the table? Mark is there."
+    assert read_transcript(text) == (text, [])  # one quoted line is no transcript; no room heading or lights
