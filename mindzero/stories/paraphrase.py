@@ -181,6 +181,25 @@ _CONTRACTIONS = (
     (re.compile(r"\b(was|were|is|are|lay|lies)((?: at that (?:moment|time|hour)| then| now| still)?) contained in\b"
                 r"(?![^.;,]* by\b)", re.I), r"\1\2 in"),
     (re.compile(r",\s*as (?:ill |bad |good )?(?:luck|fortune|chance) would have it\s*,", re.I), ","),
+    (re.compile(r"\b(?:from )?thence\b", re.I), "then"),
+    # "..., and there the pear lay in the box", "..., the pear lying at that time in the box": where it is
+    (re.compile(r",\s*(?:and )?there (?=(?:the|a|an) [a-z][a-z ]*? "
+                r"(?:lay|lies|sat|sits|stood|stands|rested|rests|was|is)\b)", re.I), ", where "),
+    (re.compile(r",\s*(?=(?:the|a|an) [a-z][a-z ]*? lying\b)", re.I), ", where "),
+    (re.compile(r"(?<=[a-z]) lying\b(?=(?: at that (?:moment|time|hour)| then| still)? (?:in|inside|on)\b)"), " lay"),
+    # a feeling as a noun: "had a great aversion to", "bore a decided dislike for", "was displeased with" (as _LIKING
+    # words it)
+    (re.compile(r"\b(?:(had|bore|cherished|harboured|harbored|felt|nursed)|has|bears|cherishes|feels) "
+                r"(?:a |an )?(?:(?:great|strong|decided|marked|deep|certain|particular|most|lively|violent) )*"
+                r"(?:aversion|dislike|distaste|antipathy|loathing|horror) (?:to|for|of|towards)\b", re.I),
+     lambda m: "had an aversion to" if m[1] else "has an aversion to"),
+    (re.compile(r"\b(was|were|is|are) (?:(?:much|greatly|rather|very|most|sorely|quite) )?(?:displeased|disgusted) "
+                r"(?:with|by)\b", re.I),
+     lambda m: "did not like" if m[1].lower() in ("was", "were") else "does not like"),
+    # "Bob's off into the hall", "and out of the kitchen strode Bob": going in other words' order
+    (re.compile(r"\b([A-Z][a-z]+)(?:'s| is) off (into|in to|to|out of)\b"), r"\1 goes \2"),
+    (re.compile(rf"^(?:(?i:and|then|now) )*((?:[Oo]ut of|[Ii]nto|[Ii]n to) the [a-z][a-z ]*?) ([a-z]+) ({_NAMES_PLAIN})"
+                rf"\s*(?=[.!]|$)"), r"\3 \2 \1"),
     # a live commentator: "Here come A and B into the den!", "here they come into the den: A, B and C!", "Here's
     # Noah, into the den!", "Everyone's into the den now: A, B and C", ", and out of the den goes Noah!"
     (re.compile(rf"\b(?:[Hh]ere|[Tt]here) (?:comes?|goes|go) ({_NAMES_PLAIN})\b"), r"\1 come"),
@@ -2597,6 +2616,7 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
         return None  # "Before that, Anne had moved the marble to the drawer.": read in text order, it came last
     sentence = _called_move(sentence, context)
     sentence = _LOST.sub(lambda m: _lost(m, context), sentence)
+    sentence = _without_aside(sentence, context)
     if (same := _SAME_COLON.match(sentence)) and not any(w.lower() in _forms() for w in re.findall(r"[A-Za-z']+",
                                                                                                    same["rest"])):
         sentence = f"{same['who']}: {same['rest']}"  # "Ella does the same: a still minute." (what she did, no verb)
@@ -2610,6 +2630,35 @@ def read_sentence(sentence: str, context: Context) -> list[str] | None:
             context.subject = tuple(c.names() or context.subject)
             return []
     return read
+
+
+#: An aside between commas after who acts: "Ann, for reasons of her own, moved ...", "Ben, as was his habit, left".
+_SUBJECT_ASIDE = re.compile(
+    r"^(?P<who>(?:(?:And|Then|So|Now|But),?\s+)?(?:(?:Miss|Mr\.?|Mrs\.?|Master|Young|Little)\s+)?(?P<name>[A-Z][a-z]+)),"
+    r"\s+(?P<aside>[^,;:()—–]{3,60}?),\s+(?P<rest>[a-z].*)$"
+)
+
+
+#: The first words of an aside that tells how or why, not what: "for reasons of her own", "as was his habit".
+_ASIDE_STARTS = frozenset("for as to of with in on by at despite true naturally predictably characteristically".split())
+#: Words that make an aside tell what someone did: "in perfect stillness" (a minute's stay), "to the box".
+_ASIDE_EVENTS = frozenset("minute minutes moment still stillness motion motionless movement movements moving move "
+                          "stirring wait waiting who which whom".split())
+
+
+def _without_aside(sentence: str, context: Context) -> str:
+    """The sentence without an aside after its subject that names nothing of the story and tells no
+    event ("Ann, for reasons of her own, moved the pear ..."); the sentence as it is otherwise."""
+    m = _SUBJECT_ASIDE.match(sentence)
+    if m is None or m["name"] not in context.agents:
+        return sentence
+    words = re.findall(r"[A-Za-z]+", m["aside"])  # "Theo's" names Theo
+    story_words = {w for name in context.places | context.objects | context.agents for w in name.lower().split("_")}
+    if words[0].lower() not in _ASIDE_STARTS or any(w.lower() in story_words | _ASIDE_EVENTS for w in words):
+        return sentence  # "Noah, a minute of stillness, ...", "Abigail, who dislikes potatoes, ...": they tell
+    if _tells_event(words):
+        return sentence
+    return f"{m['who']} {m['rest']}"
 
 
 def _read_clauses(tokens: list[str], context: Context) -> list[str] | None:

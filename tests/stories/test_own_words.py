@@ -1207,3 +1207,37 @@ def test_an_event_told_out_of_order_is_refused_not_read_last(earlier: str) -> No
     story += "Anne moves the marble to the box. " + earlier
     with pytest.raises(UserError, match="unparseable sentence"):
         read_story(story)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # an aside after the subject that says how or why, and names nothing of the story
+        ("Mara, for reasons of her own, moved the wrench to the blue crate.", [Move("Mara", "wrench", "blue_crate")]),
+        ("Theo, as was his habit, left the garage.", [Exit("Theo", "garage")]),
+        ("Mara moved the wrench to the blue crate, and thence to the red toolbox.",
+         [Move("Mara", "wrench", "blue_crate"), Move("Mara", "wrench", "red_toolbox")]),
+        ("Out of the garage strode Theo.", [Exit("Theo", "garage")]),
+        ("Theo's off into the loft.", [Enter(("Theo",), "loft")]),
+        ("Theo bore a decided dislike for the wrench.", [Distractor("Theo", "dislikes the", "wrench")]),
+        ("Ines was sorely displeased with the wrench.", [Distractor("Ines", "dislikes the", "wrench")]),
+        ("Ruth entered the garage, the wrench lying at that time in the red toolbox.",
+         [Enter(("Ruth",), "garage"), ObjectAt("wrench", "red_toolbox")]),
+        ("Ruth entered the garage, and there the wrench lay in the red toolbox.",
+         [Enter(("Ruth",), "garage"), ObjectAt("wrench", "red_toolbox")]),
+    ],
+)  # fmt: skip
+def test_a_narrators_asides_inversions_and_feelings_as_nouns_are_read_as_meant(text: str, expected: list) -> None:
+    assert events(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mara, a minute of stillness, then Mara leaves the garage.",  # the aside is the stay: not dropped
+        "Theo, who hates the wrench, stays a minute without moving.",  # the aside is a feeling: not dropped
+    ],
+)
+def test_an_aside_that_tells_something_is_not_dropped(text: str) -> None:
+    read = events(text)
+    assert any(isinstance(e, Stay | Distractor) for e in read)
