@@ -109,7 +109,9 @@ def main() -> None:
         rows |= by_user(name, [json.loads(line) for line in path.read_text().splitlines()])
     # held-out 8 per user (aggregates only) and its development rows by other writers (HELDOUT8.md, DEV8.md)
     rows |= by_user("held-out 8", rows["held-out 8"])
-    rows |= by_user("dev 8", [json.loads(line) for line in (DATA / "dev8.jsonl").read_text().splitlines()])
+    for name in ("dev 8", "dev 8b"):  # 8b: other writers, first read after the work on dev 8 (DEV8.md)
+        path = DATA / f"{name.replace(' ', '')}.jsonl"
+        rows |= by_user(name, [json.loads(line) for line in path.read_text().splitlines()])
     if not args.only:
         print(f"parser load: {load_time():.2f} s")
         times = read_times([r["question"] for r in rows["MMToM-QA original"]])

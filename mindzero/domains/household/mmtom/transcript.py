@@ -25,6 +25,8 @@ HERE = re.compile(
     r"(?P<how>\s+(?:standing|sitting|waiting|alone))?\s+(?:here|there|on stage|onstage)\b",
     re.I,
 )
+#: A script's words for where a scene starts: "AT RISE: WILLIAM stands ...", "JENNIFER is discovered in".
+STAGE_WORDS = re.compile(r"^\W*at rise\s*[:,-]\s*|(?<=\w )(?P<be>is|are) discovered\b(?= (?:in|at|on)\b)", re.I)
 #: A stage direction that lights or shows a room: "Lights up on the bathroom", "The kitchen. Morning."
 LIGHTS = re.compile(r"\b(?:lights?(?:\s+(?:come|comes|go|goes))?\s+up\s+on|we see|at rise,?\s+in)\s+the\s+", re.I)
 
@@ -54,9 +56,10 @@ def read_transcript(text: str) -> tuple[str, list[dict]]:
             lines[k] = heading["room"] + line[heading.end() :]
         if (named := rooms.match(line.strip())) and line.strip().isupper():
             room = named.group().lower()  # a room heading in capitals: "here" is that room below it
-        if lit := LIGHTS.search(line):
-            shown = rooms.match(line, lit.end())
-            room = shown.group().lower() if shown else room
+        if (lit := LIGHTS.search(lines[k])) and (shown := rooms.match(lines[k], lit.end())):
+            room = shown.group().lower()  # "Lights up on the bathroom." sets the scene and tells nothing else
+            lines[k] = lines[k][: lit.start()] + lines[k][shown.end() :].lstrip(".,;: ")
+        lines[k] = STAGE_WORDS.sub(lambda m: m["be"] or "", lines[k])
         placed = HERE.sub(rf"\g<verb>\g<how> in the {room}", lines[k]) if room else lines[k]
         if placed != lines[k]:
             lines[k] = placed
