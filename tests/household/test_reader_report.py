@@ -48,3 +48,11 @@ def test_prose_with_one_field_like_line_and_counts_with_other_figures_is_left_al
     said = "Date: Monday\nTime: 14:02\nLocation: the resident walked to the kitchen and opened the fridge."
     kept = strip_report_form(said)[0]
     assert "walked" in kept and "Monday" not in kept  # a field that tells an action is kept, the others not
+
+
+def test_numbered_paragraphs_and_a_signature_line_are_form() -> None:
+    report = REPORT.replace("The bedroom contains a desk.", "A.3  Bedroom. One (1) desk. A book was noted on the desk.")
+    report += "\nSignature of observer: ________   Date: ______"
+    read = read_question(report).to_json()
+    assert read["scene"]["places"]["bedroom/desk"] == {"book": 1}
+    assert read["story"]["person"] == "Rosa"

@@ -64,3 +64,16 @@ def test_a_description_that_only_mentions_inside_is_left_as_written() -> None:
     assert move_revealed_contents(text) == (text, [])
     said = "She opens the fridge - she is hungry - and closes it."  # an aside about her, no contents
     assert move_revealed_contents(said)[0] == said
+
+
+def test_an_answer_after_whats_inside_an_and_theres_and_a_picture_of_the_room() -> None:
+    story = (
+        "Lea starts in the living room. She goes to the kitchen. Picture it: a fridge, a microwave, a stove and "
+        "three cabinets. She opens the microwave. What's inside? A cupcake and a plate. She closes it. She opens the "
+        "first cabinet, and there's a book in there. She shuts it. She opens the fridge. Nothing, it's empty."
+    )
+    text = "Lea's flat has a kitchen and a living room. " + story + QUESTION
+    places = read_question(text).to_json()["scene"]["places"]
+    assert places["kitchen/microwave"] == {"cupcake": 1, "plate": 1}
+    assert places["kitchen/kitchencabinet/1"] == {"book": 1}
+    assert places["kitchen/fridge"] == {}

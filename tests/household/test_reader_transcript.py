@@ -55,3 +55,19 @@ def test_a_plays_stage_notes_on_headings_and_the_lit_room() -> None:
 def test_a_quoted_line_or_a_question_is_left_as_written() -> None:
     text = "> the fridge is empty\nIs there a plate on the table? Mark is there."
     assert read_transcript(text) == (text, [])  # one quoted line is no transcript; no room heading or lights
+
+
+def test_a_mud_prompt_a_games_banner_and_a_character_discovered_in_a_room() -> None:
+    mud = (
+        "TINY HOUSE\nRelease 3 / Serial number 250101 / Inform 7\n\n<20hp 5m> look\nTHE KITCHEN\n"
+        "You can see a fridge and a stove here. The fridge holds a salmon. The stove is empty.\n"
+        "Sam is standing here.\n<20hp 5m> follow sam\nSam walks to the stove. Sam opens the stove. Sam closes it.\n"
+        "<20hp 5m>\nQUESTION: Is Sam trying to get (a) a salmon or (b) a cupcake?"
+    )
+    read = read_question(mud).to_json()
+    assert read["story"]["start"] == "kitchen"
+    assert read["story"]["visits"] == ["kitchen/stove (opened)"]
+    assert not read_question(mud).blockers()
+    discovered = "[OMAR discovered standing in the bedroom.]"
+    play = PLAY.replace("[Lights up on the bedroom. OMAR is there, reading.]", discovered)
+    assert read_question(play).to_json()["story"]["start"] == "bedroom"

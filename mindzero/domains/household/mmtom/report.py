@@ -18,7 +18,7 @@ FIELDS = (
     "report|ref|reference|case|incident|file|form|date|time|observer|observers|observed by|location|address|"
     "unit|site|category|type|session type|session date|protocol|shift|badge|status|priority|distribution|"
     "cc|classification|page|subject|participant|resident|client|patient|occupant|prepared|reviewed|checked|"
-    "signed|countersigned|approved|author|written|compiled|submitted|witness|witnesses|duration|weather"
+    "signed|signature|countersigned|approved|author|written|compiled|submitted|witness|witnesses|duration|weather"
 )
 FIELD = re.compile(rf"^\s*(?:{FIELDS})\b[\w .'/()-]{{0,30}}:\s*\S.*$", re.I)
 #: Words of an action, which a header field's value never has.
@@ -31,6 +31,8 @@ SIGNED = re.compile(
 )
 #: A heading in capitals, perhaps numbered or lettered: "1. PREMISES", "B) OBSERVATIONS (mm:ss)".
 CAPITALS = re.compile(r"^\s*(?:(?:\d{1,2}|[A-Z])[.)]\s+)?[A-Z][A-Z0-9 /&,'-]{2,}(?:\s*\([^()]*\))?\s*:?\s*$")
+#: A numbered paragraph's number: "A.2  Bedroom. ...", "3.1 The subject ...".
+PARAGRAPH = re.compile(r"^\s*(?:[A-Z]|\d{1,2})\.\d{1,2}\.?\s+")
 NUMBER_WORDS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split()
 )}  # fmt: skip
@@ -39,15 +41,15 @@ FIGURED = re.compile(rf"\b({'|'.join(NUMBER_WORDS)})\s*\((\d{{1,2}})\)", re.I)
 
 
 def strip_report_form(text: str) -> tuple[str, list[dict]]:
-    """The text without a report's form (module docstring), with a note per line left out; a text
-    that is no report (fewer than two header fields, headings or sign-offs) comes back unchanged
-    but for "two (2)"."""
+    """The text without a report's form (module docstring) and its paragraph numbers ("A.2"), with
+    a note per line left out; a text that is no report (fewer than two header fields, headings or
+    sign-offs) comes back unchanged but for "two (2)"."""
     lines = text.split("\n")
     form = [k for k, line in enumerate(lines) if _field(line) or SIGNED.match(line) or _heading(line)]
     if len(form) < 2:
         form = []
     notes = [text_note(k + 1, "format", lines[k][:80], "a report's form left out") for k in form]
-    kept = ["" if k in form else line for k, line in enumerate(lines)]
+    kept = ["" if k in form else PARAGRAPH.sub("", line) if form else line for k, line in enumerate(lines)]
     out = "\n".join(kept)
     figured = FIGURED.sub(lambda m: m[1] if NUMBER_WORDS[m[1].lower()] == int(m[2]) else m[0], out)
     if figured != out:

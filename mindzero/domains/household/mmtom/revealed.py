@@ -36,9 +36,17 @@ IN_IT = re.compile(
     re.I,
 )
 #: A verb of going to a place: the sentence after may tell what is in it ("(It's empty too.)").
-REACHES = re.compile(r"\b(?:walk|go|goes|went|head|approach|move|step|come|came|get|got|make|made)\w*\b", re.I)
+REACHES = re.compile(
+    r"\b(?:walk|go|goes|went|head|approach|move|step|come|came|get|got|make|made|start|begin|began|wake|woke)\w*\b",
+    re.I,
+)
 #: The start of a sentence that says what there is, with no room named: "There's a sofa there, ..."
 THERE = re.compile(r"^\s*(?:and\s+)?(?=there(?:'s| is| are| was| were)\b)", re.I)
+#: A question the next sentence answers with the contents: "What's inside? A cupcake and a plate."
+WONDER = re.compile(r"^\W*(?:and\s+|so\s+)?what(?:'s| is| was| did \w+ find) (?:inside|in it|in there|there)\W*$", re.I)
+#: A room's furniture told as a picture, right after the person went in: "Picture it: a stove, four cabinets ..."
+PICTURE = re.compile(r"^(?P<lead>\s*)(?:picture it|imagine it|picture this|imagine this|you'd see|inside)\s*[:,-]\s*"
+                     r"(?P<list>.+)$", re.I | re.S)
 #: Labels of what the person left shut: "What he didn't open:", "Things she never opened -".
 NOT_OPENED = re.compile(
     r"^\W*(?:what|the things?|things|everything|stuff|the rest|the places?|containers?)\s+(?:that\s+)?\w+\s+"
@@ -74,6 +82,7 @@ def _patterns() -> tuple[re.Pattern, re.Pattern, list[re.Pattern], re.Pattern, r
         re.compile(rf"^\s*[-–—]+\s*{contents}\s*(?:[-–—]+|(?=[.!?]|$))", re.I),  # " - nothing inside - "
         re.compile(rf"^\s*\(\s*{contents}\s*\)", re.I),  # " (empty) "
         re.compile(rf"^\s*[:;]\s*{contents}(?=[.!?]|$)", re.I),  # ": empty as well.", "; two plates were in there."
+        re.compile(rf"^\s*,?\s*and there(?:'s| is| are| was| were)\s+{contents}(?=[.!?]|$)", re.I),  # ", and there's"
         re.compile(  # ", which had an apple in it," ", finding two books inside"
             r"^\s*,?\s*(?:(?:which|that)\s+(?:had|has|held|holds|contained|contains)|to find|finding"
             rf"|and (?:finds?|found)|revealing)\s+{contents}"
@@ -84,7 +93,7 @@ def _patterns() -> tuple[re.Pattern, re.Pattern, list[re.Pattern], re.Pattern, r
     follow = re.compile(  # "(It's empty too.)", "Inside: two cupcakes.", "If she does, she'll find a book inside."
         r"^\W*(?:(?:if (?:he|she|they) (?:does|did|do)\b[^,]*,\s*)?(?:he|she|they)(?:'ll| will| would|'d)?\s+"
         r"(?:find|see)\s+|it(?:'s| is| was)\s+(?=(?:also |completely |totally )?(?:empty|bare)\b)"
-        r"|inside\s*[:,]\s*(?!the\b)|it (?:has|had|holds|held)\s+)(?P<x>[^()]+?)[\s.!)]*$",
+        r"|inside\s*[:,]\s*(?!the\b)|it (?:has|had|holds|held)\s+|(?=(?:nothing|empty)\b))(?P<x>[^()]+?)[\s.!)]*$",
         re.I,
     )
     things = re.compile(rf"\b(?:{alternatives([*lex.objects, *lex.ambiguous])})(?:s|es)?\b", re.I)
@@ -120,7 +129,7 @@ def move_revealed_contents(text: str) -> tuple[str, list[dict]]:
     place, opening, reveals, follow, _, room_aside, room_named = _patterns()
     if not re.search(r"\bopen|\binside\b|\bin there\b|\bin it\b|\bfind\b", text, re.I):
         return text, []
-    notes, lines, last, reached, entered = [], text.split("\n"), None, None, None
+    notes, lines, last, reached, entered, wondered = [], text.split("\n"), None, None, None, False
     for number, line in enumerate(lines, start=1):
         out, changed = [], False
         for sentence in (m.group() for m in SENTENCE.finditer(line) if m.group()):
@@ -128,13 +137,22 @@ def move_revealed_contents(text: str) -> tuple[str, list[dict]]:
             changed |= told != sentence
             sentence, after = told, []
             asked = follow.match(sentence)
-            described = _described(reached, asked["x"]) if asked and reached else None
+            told_x = sentence.strip() if wondered else asked["x"] if asked else None  # "What's inside? A cupcake."
+            wondered = bool(WONDER.match(sentence)) and reached is not None
+            if wondered:
+                out.append("")
+                changed = True
+                continue
+            described = _described(reached, told_x) if told_x and reached else None
             if described:  # "(It's empty too.)" after the person reached a container
                 out.append(re.match(r"^\s*", sentence).group() + described)
                 changed = True
                 continue
-            here = THERE.match(sentence)
-            if here and entered and not room_named.search(sentence):  # "He heads for the den. There's a sofa there."
+            if (listed := PICTURE.match(sentence)) and entered and not room_named.search(sentence):
+                sentence = f"{listed['lead']}In {entered} there are {listed['list']}"  # "Picture it: a stove, ..."
+                changed = True
+            here = THERE.match(sentence) or listed
+            if THERE.match(sentence) and entered and not room_named.search(sentence):  # "There's a sofa there."
                 adverb = re.compile(r"\s+(?:there|here)\b(?=\s*(?:with|,|[.!?]|$))", re.I)
                 rest = adverb.sub("", sentence[here.end() :], count=1)
                 sentence = f"{here.group()}In {entered}, {rest[0].lower()}{rest[1:]}"

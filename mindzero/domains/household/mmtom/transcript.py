@@ -13,11 +13,12 @@ from functools import cache
 
 from mindzero.domains.household.mmtom.lexicon import alternatives, lexicon, text_note
 
-#: A player's command: "> look", "> go to bathroom", ">follow daniel", "> Z", "> kitchen" (a verb of
-#: the game, or a room, and at most five words more).
-COMMAND = (
-    r"^\s*>\s*(?:look|l|go|walk|run|enter|wait|z|follow|watch|examine|x|think|inventory|i|listen|observe|"
-    r"north|south|east|west|n|s|e|w|up|down|sleep|save|score|again|g|brief|verbose|hint|{rooms})(?:\s+[\w'-]+){0,5}\s*$"
+#: A player's command after the game's prompt: "> look", "> go to bathroom", ">follow daniel",
+#: "<100hp 100m 100mv> look in fridge", a bare prompt (lower case, at most six words: no sentence).
+COMMAND = re.compile(r"^\s*(?:>|<[^<>\n]{1,40}>)\s*(?:[a-z][\w'-]*(?:\s+[\w'-]+){0,5})?\s*$")
+#: A line of a game's banner or help, no story.
+BANNER = re.compile(
+    r"\b(?:release \d+|serial number|inform \d|version \d|copyright|type help|for instructions)\b", re.I
 )
 #: "is here", "is standing there", "waits here", "is on stage": the person's place is the scene's.
 HERE = re.compile(
@@ -26,7 +27,11 @@ HERE = re.compile(
     re.I,
 )
 #: A script's words for where a scene starts: "AT RISE: WILLIAM stands ...", "JENNIFER is discovered in".
-STAGE_WORDS = re.compile(r"^\W*at rise\s*[:,-]\s*|(?<=\w )(?P<be>is|are) discovered\b(?= (?:in|at|on)\b)", re.I)
+STAGE_WORDS = re.compile(
+    r"^(?P<rise>\W*at rise\s*[:,-]\s*)"
+    r"|(?<=\w )(?:(?P<be>is|are) )?discovered(?: (?:standing|sitting|alone))?\b(?= (?:in|at|on)\b)",
+    re.I,
+)
 #: A stage direction that lights or shows a room: "Lights up on the bathroom", "The kitchen. Morning."
 LIGHTS = re.compile(r"\b(?:lights?(?:\s+(?:come|comes|go|goes))?\s+up\s+on|we see|at rise,?\s+in)\s+the\s+", re.I)
 
@@ -40,11 +45,12 @@ def read_transcript(text: str) -> tuple[str, list[dict]]:
     """The text without a transcript's commands and with "here" / "there" placed (module docstring);
     a note per line changed. A text with fewer than two command lines keeps its ">" lines (a quote)."""
     lines, rooms = text.split("\n"), _rooms()
-    command = re.compile(COMMAND.replace("{rooms}", alternatives(lexicon().rooms)), re.I)
-    commands = [k for k, line in enumerate(lines) if command.match(line)]
+    commands = [k for k, line in enumerate(lines) if COMMAND.match(line)]
     if len(commands) < 2:
         commands = []
-    why = "a player's command: the onlooker's, no action"
+    else:  # a game's banner: "Release 2 / Serial number 240117 / Inform 7", "(Type HELP for instructions)"
+        commands += [k for k, line in enumerate(lines) if BANNER.search(line)]
+    why = "a player's command or the game's banner: no action"
     notes = [text_note(k + 1, "format", lines[k][:80], why) for k in commands]
     room = None
     for k, line in enumerate(lines):
@@ -54,12 +60,12 @@ def read_transcript(text: str) -> tuple[str, list[dict]]:
         heading = re.match(rf"^\s*(?P<room>{rooms.pattern})\s*\([^()]*\)\s*(?=:|$)", line, re.I)
         if heading and heading["room"].isupper():  # "BEDROOM (stage left): ..." is the bedroom
             lines[k] = heading["room"] + line[heading.end() :]
-        if (named := rooms.match(line.strip())) and line.strip().isupper():
+        if (named := rooms.match(re.sub(r"^THE\s+", "", line.strip()))) and line.strip().isupper():
             room = named.group().lower()  # a room heading in capitals: "here" is that room below it
         if (lit := LIGHTS.search(lines[k])) and (shown := rooms.match(lines[k], lit.end())):
             room = shown.group().lower()  # "Lights up on the bathroom." sets the scene and tells nothing else
             lines[k] = lines[k][: lit.start()] + lines[k][shown.end() :].lstrip(".,;: ")
-        lines[k] = STAGE_WORDS.sub(lambda m: m["be"] or "", lines[k])
+        lines[k] = STAGE_WORDS.sub(lambda m: "" if m["rise"] else m["be"] or "is", lines[k])
         placed = HERE.sub(rf"\g<verb>\g<how> in the {room}", lines[k]) if room else lines[k]
         if placed != lines[k]:
             lines[k] = placed
