@@ -32,6 +32,7 @@ from mindzero.core.spelling import with_apostrophes
 from mindzero.domains.household.mmtom.addressed import describe_for_onlooker
 from mindzero.domains.household.mmtom.corrections import resolve_corrections
 from mindzero.domains.household.mmtom.dictation import punctuate_run_ons
+from mindzero.domains.household.mmtom.email_thread import unwrap_thread
 from mindzero.domains.household.mmtom.formats import rewrite_formats
 from mindzero.domains.household.mmtom.lexicon import (
     NEGATING,
@@ -1295,6 +1296,7 @@ def _respell(text: str) -> tuple[str, list[dict]]:
 #: pasted formats become prose, a reader addressed as "you" an onlooker, self-corrections their last
 #: word, shorthand and notation words, misspellings the words meant.
 REWRITES = (
+    unwrap_thread,
     rewrite_formats,
     describe_for_onlooker,
     resolve_corrections,
