@@ -52,6 +52,7 @@ from mindzero.domains.household.mmtom.notation import rewrite_notation
 from mindzero.domains.household.mmtom.report import strip_report_form
 from mindzero.domains.household.mmtom.revealed import move_revealed_contents
 from mindzero.domains.household.mmtom.shorthand import expand_shorthand
+from mindzero.domains.household.mmtom.structured import rewrite_structured
 from mindzero.domains.household.mmtom.transcript import read_transcript
 
 #: What a report calls the person it observes ("The participant walked to the kitchen"): the person.
@@ -1297,6 +1298,7 @@ def _respell(text: str) -> tuple[str, list[dict]]:
 #: word, shorthand and notation words, misspellings the words meant.
 REWRITES = (
     unwrap_thread,
+    rewrite_structured,
     rewrite_formats,
     describe_for_onlooker,
     resolve_corrections,
