@@ -71,3 +71,16 @@ def test_a_mud_prompt_a_games_banner_and_a_character_discovered_in_a_room() -> N
     discovered = "[OMAR discovered standing in the bedroom.]"
     play = PLAY.replace("[Lights up on the bedroom. OMAR is there, reading.]", discovered)
     assert read_question(play).to_json()["story"]["start"] == "bedroom"
+
+
+def test_a_games_list_of_what_a_container_holds() -> None:
+    mud = (
+        "<hp> look\nTHE KITCHEN\n   A fridge stands here.\n   A stove stands here.\n<hp> look in fridge\n"
+        "fridge (here) :\n     ( 2) a plate\n     a salmon\n<hp> look in stove\nstove (here) :\n     It is empty.\n"
+        "Ada is standing here.\n<hp> follow ada\nAda walks over to the stove.\n"
+        "QUIZ: Is Ada trying to get (a) a salmon or (b) a plate?"
+    )
+    read = read_question(mud).to_json()
+    assert read["scene"]["places"]["kitchen/fridge"] == {"plate": 2, "salmon": 1}
+    assert read["scene"]["places"]["kitchen/stove"] == {}
+    assert read["story"] == {"person": "Ada", "start": "kitchen", "visits": ["kitchen/stove"]}

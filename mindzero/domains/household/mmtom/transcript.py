@@ -16,6 +16,11 @@ from mindzero.domains.household.mmtom.lexicon import alternatives, lexicon, text
 #: A player's command after the game's prompt: "> look", "> go to bathroom", ">follow daniel",
 #: "<100hp 100m 100mv> look in fridge", a bare prompt (lower case, at most six words: no sentence).
 COMMAND = re.compile(r"^\s*(?:>|<[^<>\n]{1,40}>)\s*(?:[a-z][\w'-]*(?:\s+[\w'-]+){0,5})?\s*$")
+#: A game's header over what a container holds: "cabinet (here) :", "fridge (in room):".
+LISTING = re.compile(r"^\s*(?P<place>[a-z][a-z ]{1,30}?)\s*\((?:here|in room|in the room)\)\s*:\s*$", re.I)
+#: "( 2) a wine glass", "[3] plate": a count before an item.
+ITEM_COUNT = re.compile(r"^[(\[]\s*(\d{1,2})\s*[)\]]\s*(?:an?\s+)?")
+EMPTY_LISTING = re.compile(r"^(?:it is |it's )?(?:empty|nothing)\b", re.I)
 #: A line of a game's banner or help, no story.
 BANNER = re.compile(
     r"\b(?:release \d+|serial number|inform \d|version \d|copyright|type help|for instructions)\b", re.I
@@ -36,6 +41,24 @@ STAGE_WORDS = re.compile(
 LIGHTS = re.compile(r"\b(?:lights?(?:\s+(?:come|comes|go|goes))?\s+up\s+on|we see|at rise,?\s+in)\s+the\s+", re.I)
 
 
+def _listings(lines: list[str]) -> list[dict]:
+    """A game's list of what a container holds ("cabinet (here) :" over "     ( 2) a wine glass" lines)
+    as one sentence on the header's line ("The cabinet has 2 wine glass in it."), in place."""
+    notes = []
+    for k, line in enumerate(lines):
+        if not (head := LISTING.match(line)):
+            continue
+        j, items = k + 1, []
+        while j < len(lines) and lines[j].strip() and lines[j][:1].isspace():
+            items.append(ITEM_COUNT.sub(r"\1 ", lines[j].strip().rstrip(".")))
+            lines[j], j = "", j + 1
+        said = " and ".join(items) if len(items) < 3 else ", ".join(items[:-1]) + " and " + items[-1]
+        empty = not items or EMPTY_LISTING.match(said)
+        lines[k] = f"The {head['place']} is empty." if empty else f"The {head['place']} has {said} in it."
+        notes.append(text_note(k + 1, "format", line[:80], "a game's list of a container's contents"))
+    return notes
+
+
 @cache
 def _rooms() -> re.Pattern:
     return re.compile(rf"\b(?:{alternatives(lexicon().rooms)})\b", re.I)
@@ -52,6 +75,8 @@ def read_transcript(text: str) -> tuple[str, list[dict]]:
         commands += [k for k, line in enumerate(lines) if BANNER.search(line)]
     why = "a player's command or the game's banner: no action"
     notes = [text_note(k + 1, "format", lines[k][:80], why) for k in commands]
+    if commands:
+        notes += _listings(lines)
     room = None
     for k, line in enumerate(lines):
         if k in commands:
