@@ -109,7 +109,7 @@ def main() -> None:
         rows |= by_user(name, [json.loads(line) for line in path.read_text().splitlines()])
     # held-out 8 per user (aggregates only) and its development rows by other writers (HELDOUT8.md, DEV8.md)
     rows |= by_user("held-out 8", rows["held-out 8"])
-    for name in ("dev 8", "dev 8b"):  # 8b: other writers, first read after the work on dev 8 (DEV8.md)
+    for name in ("dev 8", "dev 8b", "dev 8c"):  # 8b, 8c: other writers, each first read after the work before
         path = DATA / f"{name.replace(' ', '')}.jsonl"
         rows |= by_user(name, [json.loads(line) for line in path.read_text().splitlines()])
     if not args.only:
