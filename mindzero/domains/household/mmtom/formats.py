@@ -214,7 +214,7 @@ def _roles(header: list[str]) -> list[str] | None:
 
 
 @dataclass
-class _Entry:
+class Entry:
     """One place of a table or outline and what it holds, as the line form writes it."""
 
     room: str | None
@@ -226,7 +226,7 @@ class _Entry:
         return _end(f"{head}: {', '.join(self.contents)}" if self.contents else head)
 
 
-def _row_entry(cells: list[str], roles: list[str] | None) -> _Entry | None:
+def _row_entry(cells: list[str], roles: list[str] | None) -> Entry | None:
     """A table row as a place and its contents (None: the row is no such thing, nor is its table)."""
     cells = [EMPHASIS.sub("", c).strip() for c in cells]
     if roles is None:  # no header: [room,] place, contents
@@ -246,15 +246,15 @@ def _row_entry(cells: list[str], roles: list[str] | None) -> _Entry | None:
     room = room or split_room
     contents = by.get("contents", "")
     if "contents" not in by and room:
-        return _Entry(room, place)  # a furniture column: "table x2; cabinet x8"
+        return Entry(room, place)  # a furniture column: "table x2; cabinet x8"
     if EMPTY_CELL.match(contents):
-        return _Entry(room, place, ["empty"])
+        return Entry(room, place, ["empty"])
     if not contents:
-        return _Entry(room, place)
+        return Entry(room, place)
     qty = by.get("qty", "").strip()
     if qty.isdigit() and int(qty) > 1:
         contents = f"{contents} x{qty}"
-    return _Entry(room, place, [contents])
+    return Entry(room, place, [contents])
 
 
 def _csv_block(lines: list[str], i: int) -> int:
@@ -286,7 +286,7 @@ def _tables(text: str) -> tuple[str, list[dict]]:
             i += 1
             continue
         roles = _roles(rows[0])
-        entries: list[_Entry] = []
+        entries: list[Entry] = []
         for cells in rows[1:] if roles else rows:
             entry = _row_entry(cells, roles)
             if entry is None:
@@ -357,7 +357,7 @@ def _outline(text: str) -> tuple[str, list[dict]]:
             return
         at, head = entry
         if any(":" in c for c in children):  # sub-places: "one table: a plate", "the other table: ..."
-            out[at] = "\n".join(_Entry(room, p).line() for p in [head, *children])
+            out[at] = "\n".join(Entry(room, p).line() for p in [head, *children])
         else:
             per_cabinet = all(numbered) and re.search(r"\b(?:cabinets|cupboards)\b", head, re.I)  # not "Cabinet 6:"
             items = [f"#{n}: {c}" for ns, c in zip(numbered, children) for n in ns] if per_cabinet else children
@@ -366,7 +366,7 @@ def _outline(text: str) -> tuple[str, list[dict]]:
             said = said.strip()
             contents = (["empty"] if empty else []) + ([said] if said else []) + items
             sep = " | " if items and per_cabinet else ", "
-            out[at] = _Entry(room, place.strip(), [sep.join(contents)] if contents else []).line()
+            out[at] = Entry(room, place.strip(), [sep.join(contents)] if contents else []).line()
         entry, children, numbered = None, [], []
 
     for number, raw in enumerate(lines, start=1):

@@ -37,7 +37,7 @@ from functools import cache
 import yaml
 
 from mindzero.core.errors import UserError, plural
-from mindzero.domains.household.mmtom.formats import _Entry
+from mindzero.domains.household.mmtom.formats import Entry
 from mindzero.domains.household.mmtom.lexicon import display_name, lexicon, text_note
 
 #: A text this pass may apply to, each form behind a cheap test: a fence or a line opening a JSON
@@ -325,7 +325,7 @@ class _Place:
     def entry(self) -> str:
         contents = [f"{item} x{n}" if n > 1 else item for item, n in self.items.items()]
         listed = [", ".join(contents)] if contents else ["empty"] if self.described else []
-        return _Entry(_said().get(self.room, self.room) if self.room else None, self.said(), listed).line()
+        return Entry(_said().get(self.room, self.room) if self.room else None, self.said(), listed).line()
 
 
 @dataclass
