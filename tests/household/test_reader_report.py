@@ -56,3 +56,12 @@ def test_numbered_paragraphs_and_a_signature_line_are_form() -> None:
     read = read_question(report).to_json()
     assert read["scene"]["places"]["bedroom/desk"] == {"book": 1}
     assert read["story"]["person"] == "Rosa"
+
+
+def test_a_forms_paragraph_codes_and_a_subject_without_its_article() -> None:
+    started = "22:10  Resident located in the bedroom at commencement of observation."
+    report = REPORT.replace("22:10  The resident was in the bedroom.", started)
+    report = report.replace("The bedroom contains a desk.", "A1  Bedroom. A desk is present.")
+    read = read_question(report).to_json()
+    assert read["story"]["start"] == "bedroom"
+    assert "bedroom/desk" in read["scene"]["places"]

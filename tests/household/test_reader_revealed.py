@@ -77,3 +77,15 @@ def test_an_answer_after_whats_inside_an_and_theres_and_a_picture_of_the_room() 
     assert places["kitchen/microwave"] == {"cupcake": 1, "plate": 1}
     assert places["kitchen/kitchencabinet/1"] == {"book": 1}
     assert places["kitchen/fridge"] == {}
+
+
+def test_a_bedtime_tellings_tag_questions_and_its_question_about_what_was_inside() -> None:
+    story = (
+        "One day Lea was in the living room. And off she went to the kitchen. She went over to the microwave, and "
+        "she opened it - and what do you think was inside? Two plates! So she shut it again. Then she opened the "
+        "stove, and it was empty as well, wasn't it? And she closed it up."
+    )
+    read_ = read(story)
+    assert read_["story"]["start"] == "livingroom"
+    assert read_["story"]["visits"] == ["kitchen/microwave (opened)", "kitchen/stove (opened)"]
+    assert read_["scene"]["places"]["kitchen/microwave"] == {"plate": 2}

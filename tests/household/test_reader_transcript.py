@@ -84,3 +84,16 @@ def test_a_games_list_of_what_a_container_holds() -> None:
     assert read["scene"]["places"]["kitchen/fridge"] == {"plate": 2, "salmon": 1}
     assert read["scene"]["places"]["kitchen/stove"] == {}
     assert read["story"] == {"person": "Ada", "start": "kitchen", "visits": ["kitchen/stove"]}
+
+
+def test_a_status_line_a_parsers_question_and_a_radio_scripts_cues() -> None:
+    asked = "> look in cabinet\nWhich do you mean, the first cabinet or the second cabinet?\n> go to bedroom"
+    game = ADVENTURE.replace("KITCHEN\n", "KITCHEN                     Score: 0   Moves: 1\n")
+    game = game.replace("> go to bedroom", asked)
+    assert read_question(game).to_json()["story"]["start"] == "bedroom"
+    radio = PLAY.replace(
+        "[Lights up on the bedroom. OMAR is there, reading.]",
+        "SOUND: A door. Footsteps, close on mic, OMAR breathing.\nNARRATOR: Omar is in the bedroom.",
+    )
+    read = read_question(radio).to_json()
+    assert read["story"]["start"] == "bedroom" and read["story"]["visits"] == ["kitchen/fridge (opened)"]

@@ -1255,7 +1255,8 @@ def read_story_text(text: str, questions: tuple[str, ...] = (), strict: bool = F
     asked = " ".join([embedded, *questions])
     person = person or (max(sorted(names), key=lambda n: _words_count(asked, n)).title() if names else first)
     names |= {first.lower()} if first else set()
-    names |= {r for r in ROLE_NOUNS if re.search(rf"\bthe {r}\b|^{r}\b", story, re.I | re.M)}  # "The subject walked"
+    # "The subject walked", "10:14  Subject located in the bedroom."
+    names |= {r for r in ROLE_NOUNS if re.search(rf"\b[Tt]he {r}\b|\b{r.title()}\b", story)}
     if person is None and FIRST_PERSON.search(story):
         person, names = "I", names | {"i", "me"}  # "I was in the living room. I walked to ..."
     # after an "Actions taken by NAME:" heading every sentence is an action ("In the kitchen.")

@@ -15,9 +15,9 @@ from mindzero.domains.household.mmtom.lexicon import text_note
 
 #: The first word of a form's field label ("Report no.:", "Date of session:", "Observer:").
 FIELDS = (
-    "report|ref|reference|case|incident|file|form|date|time|observer|observers|observed by|location|address|"
-    "unit|site|category|type|session type|session date|protocol|shift|badge|status|priority|distribution|"
-    "cc|classification|page|subject|participant|resident|client|patient|occupant|prepared|reviewed|checked|"
+    "report|record|ref|reference|case|incident|file|form|date|time|observer|observers|observed by|observation type|"
+    "location|address|unit|site|category|type|session type|session date|protocol|shift|badge|status|priority|"
+    "distribution|cc|classification|page|subject|participant|resident|client|patient|occupant|prepared|reviewed|checked|"
     "signed|signature|countersigned|approved|author|written|compiled|submitted|witness|witnesses|duration|weather"
 )
 FIELD = re.compile(rf"^\s*(?:{FIELDS})\b[\w .'/()-]{{0,30}}:\s*\S.*$", re.I)
@@ -31,8 +31,8 @@ SIGNED = re.compile(
 )
 #: A heading in capitals, perhaps numbered or lettered: "1. PREMISES", "B) OBSERVATIONS (mm:ss)".
 CAPITALS = re.compile(r"^\s*(?:(?:\d{1,2}|[A-Z])[.)]\s+)?[A-Z][A-Z0-9 /&,'-]{2,}(?:\s*\([^()]*\))?\s*:?\s*$")
-#: A numbered paragraph's number: "A.2  Bedroom. ...", "3.1 The subject ...".
-PARAGRAPH = re.compile(r"^\s*(?:[A-Z]|\d{1,2})\.\d{1,2}\.?\s+")
+#: A numbered paragraph's number: "A.2  Bedroom. ...", "A1  Kitchen. ...", "3.1 The subject ...".
+PARAGRAPH = re.compile(r"^\s*(?:[A-Z]\.?\d{1,2}|\d{1,2}\.\d{1,2})\.?\s+")
 NUMBER_WORDS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split()
 )}  # fmt: skip

@@ -42,6 +42,14 @@ REACHES = re.compile(
 )
 #: The start of a sentence that says what there is, with no room named: "There's a sofa there, ..."
 THERE = re.compile(r"^\s*(?:and\s+)?(?=there(?:'s| is| are| was| were)\b)", re.I)
+#: A tag question that makes a statement sound like a question: "it was empty as well, wasn't it?"
+TAG = re.compile(
+    r",\s*(?:wasn't|isn't|didn't|doesn't|hasn't|hadn't|weren't|aren't) (?:it|she|he|they|there)\s*\?$", re.I
+)
+#: The same question at the end of the opening sentence: "she opened it - and what do you think was inside?"
+ASKS_INSIDE = re.compile(
+    r"\s*[-–—,;]?\s*(?:and )?what (?:do you think |d'you think )?(?:was|is|were) (?:inside|in it|in there)\s*\?$", re.I
+)
 #: A question the next sentence answers with the contents: "What's inside? A cupcake and a plate."
 WONDER = re.compile(r"^\W*(?:and\s+|so\s+)?what(?:'s| is| was| did \w+ find) (?:inside|in it|in there|there)\W*$", re.I)
 #: A room's furniture told as a picture, right after the person went in: "Picture it: a stove, four cabinets ..."
@@ -133,13 +141,15 @@ def move_revealed_contents(text: str) -> tuple[str, list[dict]]:
     for number, line in enumerate(lines, start=1):
         out, changed = [], False
         for sentence in (m.group() for m in SENTENCE.finditer(line) if m.group()):
-            told = NONE_OPENED.sub("", NOT_OPENED.sub("", sentence))
+            told = TAG.sub(".", NONE_OPENED.sub("", NOT_OPENED.sub("", sentence)))
+            asking = ASKS_INSIDE.search(told)  # "... and she opened it - and what do you think was inside?"
+            told = told[: asking.start()] + "." if asking else told
             changed |= told != sentence
             sentence, after = told, []
             asked = follow.match(sentence)
             told_x = sentence.strip() if wondered else asked["x"] if asked else None  # "What's inside? A cupcake."
             wondered = bool(WONDER.match(sentence)) and reached is not None
-            if wondered:
+            if wondered and not asking:
                 out.append("")
                 changed = True
                 continue
@@ -190,7 +200,8 @@ def move_revealed_contents(text: str) -> tuple[str, list[dict]]:
             elif rooms or not here:
                 entered = None
             out.append(sentence + "".join(f" {a}" for a in after))
-            changed |= bool(after)
+            changed |= bool(after) or bool(asking)
+            wondered = wondered or (bool(asking) and reached is not None)
         if changed:
             lines[number - 1] = "".join(out)
             notes.append(text_note(number, "format", line[:80], "contents told on opening read as a description"))

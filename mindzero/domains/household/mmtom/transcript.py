@@ -23,8 +23,12 @@ ITEM_COUNT = re.compile(r"^[(\[]\s*(\d{1,2})\s*[)\]]\s*(?:an?\s+)?")
 EMPTY_LISTING = re.compile(r"^(?:it is |it's )?(?:empty|nothing)\b", re.I)
 #: A line of a game's banner or help, no story.
 BANNER = re.compile(
-    r"\b(?:release \d+|serial number|inform \d|version \d|copyright|type help|for instructions)\b", re.I
+    r"\b(?:release \d+|serial number|inform \d|version \d|copyright|type help|for instructions)\b"
+    r"|^\s*(?:which do you mean|i don't (?:understand|know the word)|you can't see any)\b",
+    re.I,
 )
+#: A status line's counters beside a room heading: "LIVING ROOM        Score: 0   Moves: 3".
+STATUS = re.compile(r"\s{2,}(?:score|moves|turns|time)\s*:.*$", re.I)
 #: "is here", "is standing there", "waits here", "is on stage": the person's place is the scene's.
 HERE = re.compile(
     r"(?<=\w )(?P<verb>is|are|was|were|stands?|stood|sits?|sat|waits?|waited)"
@@ -37,6 +41,10 @@ STAGE_WORDS = re.compile(
     r"|(?<=\w )(?:(?P<be>is|are) )?discovered(?: (?:standing|sitting|alone))?\b(?= (?:in|at|on)\b)",
     re.I,
 )
+#: A radio or screen script's sound cue, a line of its own: "SOUND: Footsteps.", "MUSIC: A sting. Fade out."
+CUE = re.compile(r"^\s*(?:SOUND|MUSIC|SFX|FX|F/X|ATMOS|GRAMS)\s*(?:\([^()]*\))?\s*:.*$")
+#: The narrator's cue before what the narrator says: "NARRATOR: Daniel is in the living room."
+NARRATOR = re.compile(r"^\s*(?:NARRATOR|STORYTELLER|CHORUS|VOICE(?: OVER)?|V\.?O\.?)\s*(?:\([^()]*\))?\s*:\s*")
 #: A stage direction that lights or shows a room: "Lights up on the bathroom", "The kitchen. Morning."
 LIGHTS = re.compile(r"\b(?:lights?(?:\s+(?:come|comes|go|goes))?\s+up\s+on|we see|at rise,?\s+in)\s+the\s+", re.I)
 
@@ -71,8 +79,9 @@ def read_transcript(text: str) -> tuple[str, list[dict]]:
     commands = [k for k, line in enumerate(lines) if COMMAND.match(line)]
     if len(commands) < 2:
         commands = []
-    else:  # a game's banner: "Release 2 / Serial number 240117 / Inform 7", "(Type HELP for instructions)"
+    else:  # a game's banner and its parser's questions; a status line's score beside a room heading
         commands += [k for k, line in enumerate(lines) if BANNER.search(line)]
+        lines = [STATUS.sub("", line) for line in lines]
     why = "a player's command or the game's banner: no action"
     notes = [text_note(k + 1, "format", lines[k][:80], why) for k in commands]
     if commands:
@@ -91,6 +100,7 @@ def read_transcript(text: str) -> tuple[str, list[dict]]:
             room = shown.group().lower()  # "Lights up on the bathroom." sets the scene and tells nothing else
             lines[k] = lines[k][: lit.start()] + lines[k][shown.end() :].lstrip(".,;: ")
         lines[k] = STAGE_WORDS.sub(lambda m: "" if m["rise"] else m["be"] or "is", lines[k])
+        lines[k] = CUE.sub("", NARRATOR.sub("", lines[k]))  # a radio script's cues; its narrator tells the story
         placed = HERE.sub(rf"\g<verb>\g<how> in the {room}", lines[k]) if room else lines[k]
         if placed != lines[k]:
             lines[k] = placed
