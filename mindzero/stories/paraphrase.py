@@ -432,7 +432,7 @@ _FILLER = re.compile(
     r"underway|going|started)|as we (?:join|pick up|rejoin|go|come|return to) (?:the action|live|back|play)|"
     r"to start(?= *[!.]| *$)|to (?:get|kick) us (?:going|off|started|under way)|somewhere along the way|look at this|"
     r"(?:dear )?oh dear|(?:just )?as (?:quickly|fast|swiftly)|we(?: are|'re) told|the stats tell us|folks|"
-    r"make no mistake|as you (?:like|please)|"
+    r"make no mistake|as you (?:like|please)|you can tell|of all things|by the look of (?:it|things)|"
     r"in (?:his|her|their) turn|in (?:like|the same|the like) (?:fashion|manner|wise)|without (?:further )?ceremony|"
     r"(?:upon|on) (?:his|her|their) own motion|in due course|not to be outdone|(?:upon|on) (?:a )?second thoughts?|"
     r"in an? (?:most |very |rather )?\w+ (?:humour|humor|mood)|"
@@ -1335,8 +1335,8 @@ class Clause:
             ):
                 break
             gerund = low.endswith("ing") and self.peek(1) not in ("", *FUNCTION_WORDS)
-            if low in _forms() and not gerund and (words or low.endswith("ing")):
-                break  # "the pear sits", "kept waiting in": a verb ends a name ("the watch", "the waiting room" do not)
+            if (low in _forms() or low in _LYING) and not gerund and (words or low.endswith("ing")):
+                break  # "the pear sits / lies", "kept waiting in": a verb ends a name (not "the waiting room")
             if word[:1].isupper() and word in self.context.agents:
                 break
             if words and _adverb_not_noun(low):
@@ -2303,7 +2303,9 @@ def _has_verb(words: list[str]) -> bool:
     """A verb we know, one we do not in a motion frame ("climbs (back) out"), or "has a / the ..."
     (possession: "Sally has a basket and Anne has a box" is two clauses)."""
     owning = any(w in _OWNING and words[k + 1 : k + 2] in (["a"], ["an"], ["the"]) for k, w in enumerate(words))
-    if owning or any(_forms().get(w) for w in words) or any(_unknown_verb_at(words, j) for j in range(len(words))):
+    if owning or any(_forms().get(w) or w in _LYING for w in words):  # "the pear lies in ...": a verb
+        return True
+    if any(_unknown_verb_at(words, j) for j in range(len(words))):
         return True
     return any(_liking_at(words, k) for k in range(len(words)))  # "could not abide", "cherished no affection for"
 

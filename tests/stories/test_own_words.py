@@ -1241,3 +1241,15 @@ def test_a_narrators_asides_inversions_and_feelings_as_nouns_are_read_as_meant(t
 def test_an_aside_that_tells_something_is_not_dropped(text: str) -> None:
     read = events(text)
     assert any(isinstance(e, Stay | Distractor) for e in read)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The wrench lies in the blue crate.", [ObjectAt("wrench", "blue_crate")]),  # was read as a thing "wrench lies"
+        ("Theo loves the wrench, you can tell.", [Distractor("Theo", "loves the", "wrench")]),
+        ("Theo lost his watch, of all things.", [Distractor("Theo", "lost his", "watch")]),
+    ],
+)
+def test_lies_as_a_verb_and_a_commentators_trailing_asides(text: str, expected: list) -> None:
+    assert events(text) == expected
