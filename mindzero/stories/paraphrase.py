@@ -123,6 +123,8 @@ _TIME = re.compile(
 )
 #: Names in a list: "Owen", "Owen and Ella", "Owen, Ella(,) and Noah".
 _NAMES_PLAIN = r"[A-Z][a-z]+(?:, [A-Z][a-z]+)*(?:,? (?:and|&) [A-Z][a-z]+)?"
+#: The rooms as written in a story ("front yard" for front_yard), for the rewrites below.
+_SCENE_ROOMS = "|".join(sorted((r.replace("_", " ") for r in ROOMS), key=len, reverse=True))
 _CONTRACTIONS = (
     (re.compile(r"\bcan't\b|\bcannot\b", re.I), "can not"),
     (re.compile(r"\bwon't\b", re.I), "will not"),
@@ -196,6 +198,13 @@ _CONTRACTIONS = (
     (re.compile(r"\b(was|were|is|are) (?:(?:much|greatly|rather|very|most|sorely|quite) )?(?:displeased|disgusted) "
                 r"(?:with|by)\b", re.I),
      lambda m: "did not like" if m[1].lower() in ("was", "were") else "does not like"),
+    # a commentator sets the scene, then they come in: "It's the hallway, and in come A and B!", "We're down in
+    # the crawlspace: A, B and C come in!", "Out in the front yard now, and A and B all step in!"
+    (re.compile(rf"^(?i:(?:(?:and|now|so|first half|second half),? (?:and )?)*(?:(?:it's|it is|we're|we are) )?"
+                rf"(?:(?:down|out|up|over|back) )?(?:in )?the ({_SCENE_ROOMS})(?: now)?\s*[,:]\s*(?:and )?)"
+                rf"(?:(?i:in come|in comes) ({_NAMES_PLAIN})"
+                rf"|({_NAMES_PLAIN}) (?:all )?(?:come|step|walk|file|troop|pile)s?(?: on)? in)\s*(?=[.!]|$)"),
+     lambda m: f"{m[2] or m[3]} entered the {m[1]}"),
     # "Bob's off into the hall", "and out of the kitchen strode Bob": going in other words' order
     (re.compile(r"\b([A-Z][a-z]+)(?:'s| is) off (into|in to|to|out of)\b"), r"\1 goes \2"),
     (re.compile(rf"^(?:(?i:and|then|now) )*((?:[Oo]ut of|[Ii]nto|[Ii]n to) the [a-z][a-z ]*?) ([a-z]+) ({_NAMES_PLAIN})"

@@ -1249,6 +1249,9 @@ def test_an_aside_that_tells_something_is_not_dropped(text: str) -> None:
         ("The wrench lies in the blue crate.", [ObjectAt("wrench", "blue_crate")]),  # was read as a thing "wrench lies"
         ("Theo loves the wrench, you can tell.", [Distractor("Theo", "loves the", "wrench")]),
         ("Theo lost his watch, of all things.", [Distractor("Theo", "lost his", "watch")]),
+        # a commentator sets the scene, then the players come in
+        ("It's the attic, and in come Ruth and Saul!", [Enter(("Ruth", "Saul"), "attic")]),
+        ("We're down in the cellar: Ruth and Saul come in!", [Enter(("Ruth", "Saul"), "cellar")]),
     ],
 )
 def test_lies_as_a_verb_and_a_commentators_trailing_asides(text: str, expected: list) -> None:
