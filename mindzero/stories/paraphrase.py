@@ -184,6 +184,9 @@ _CONTRACTIONS = (
                 r"(?![^.;,]* by\b)", re.I), r"\1\2 in"),
     (re.compile(r",\s*as (?:ill |bad |good )?(?:luck|fortune|chance) would have it\s*,", re.I), ","),
     (re.compile(r"\b(?:from )?thence\b", re.I), "then"),
+    (re.compile(r"^(?:anon|forthwith|presently),?\s+", re.I), ""),  # "Anon Jacob went ...": soon after
+    (re.compile(r"\b(quitted|quit|left|exited|departed from|withdrew from) the place\b", re.I), r"\1 the room"),
+    (re.compile(r"\bin (?:very|rather|exceedingly|most|the) (low|high) regard\b", re.I), r"in \1 regard"),
     # "..., and there the pear lay in the box", "..., the pear lying at that time in the box": where it is
     (re.compile(r",\s*(?:and )?there (?=(?:the|a|an) [a-z][a-z ]*? "
                 r"(?:lay|lies|sat|sits|stood|stands|rested|rests|was|is)\b)", re.I), ", where "),
@@ -2651,7 +2654,8 @@ _SUBJECT_ASIDE = re.compile(
 
 
 #: The first words of an aside that tells how or why, not what: "for reasons of her own", "as was his habit".
-_ASIDE_STARTS = frozenset("for as to of with in on by at despite true naturally predictably characteristically".split())
+_ASIDE_STARTS = frozenset("for as to of with in on by at despite true naturally predictably characteristically it "
+                          "alas sadly happily luckily strangely oddly curiously frankly indeed surely".split())
 #: Words that make an aside tell what someone did: "in perfect stillness" (a minute's stay), "to the box".
 _ASIDE_EVENTS = frozenset("minute minutes moment still stillness motion motionless movement movements moving move "
                           "stirring wait waiting who which whom".split())

@@ -1246,13 +1246,20 @@ def test_an_aside_that_tells_something_is_not_dropped(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("The wrench lies in the blue crate.", [ObjectAt("wrench", "blue_crate")]),  # was read as a thing "wrench lies"
+        ("The wrench lies in the blue crate.", [ObjectAt("wrench", "blue_crate")]),  # was: a thing "wrench lies"
         ("Theo loves the wrench, you can tell.", [Distractor("Theo", "loves the", "wrench")]),
         ("Theo lost his watch, of all things.", [Distractor("Theo", "lost his", "watch")]),
         # a commentator sets the scene, then the players come in
         ("It's the attic, and in come Ruth and Saul!", [Enter(("Ruth", "Saul"), "attic")]),
         ("We're down in the cellar: Ruth and Saul come in!", [Enter(("Ruth", "Saul"), "cellar")]),
+        # a nineteenth-century narrator's asides and words
+        ("Ines, it should first be said, was partial to the blue crate.",
+         [Distractor("Ines", "likes the", "blue_crate")]),
+        ("Anon Mara went into the loft.", [Enter(("Mara",), "loft")]),
+        ("Mara did place the wrench in the blue crate and quitted the place.",
+         [Move("Mara", "wrench", "blue_crate"), Exit("Mara", "garage")]),
+        ("Theo held the wrench in very low regard.", [Distractor("Theo", "dislikes the", "wrench")]),
     ],
-)
+)  # fmt: skip
 def test_lies_as_a_verb_and_a_commentators_trailing_asides(text: str, expected: list) -> None:
     assert events(text) == expected
