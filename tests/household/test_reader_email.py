@@ -455,3 +455,65 @@ On Mon, 2 Sep 2024 at 17:02, Ada Moss <ada@example.org> wrote:
 {quoted(START + " " + THEN)}"""
     same_story(thread, f"{LAYOUT}\n{START} {THEN}\nIs Ravi trying to get (a) a salmon or (b) a plate?")
     assert unwrap_thread(thread)[0].endswith("\n\nIs Ravi trying to get (a) a salmon or (b) a plate?")
+
+
+# --- HTML-to-text artefacts and digests ------------------------------------------------------
+
+
+def test_converted_bullet_glyphs_and_link_targets_of_an_html_mail_are_read_as_an_outline() -> None:
+    thread = (
+        "From: Lena Ortiz <lena@example.net>\n"
+        "Sent: Monday, 6 May 2024 09:12\n"
+        "To: Sam Reyes <sam@example.net<mailto:sam@example.net>>\n"
+        "Subject: FW: flat\n\n"
+        "Sam,\n\n"
+        "Ravi is in the living room. He walks to the kitchen, goes to the fridge, opens it and closes it. "
+        "Then he walks towards the second cabinet.\n"
+        "Which one is more likely?\n"
+        f"{OPTIONS}\n\n"
+        "Thanks,\nLena\n"
+        "[cid:image001.png@01DA0000.11111111]\n\n"
+        "-----Original Message-----\n"
+        "From: Sam Reyes <sam@example.net<mailto:sam@example.net>>\n"
+        "Sent: Friday, 3 May 2024 16:40\n"
+        "To: Lena Ortiz <lena@example.net>\n"
+        "Subject: flat\n\n"
+        "The flat has a kitchen and a living room.\n\n"
+        "*Kitchen*\n"
+        "·         fridge, inside: a salmon\n"
+        "·         microwave, inside: a cupcake\n"
+        "·         two cabinets (numbered from left to right):\n"
+        "o   1st: empty\n"
+        "o   2nd: a plate\n\n"
+        "*Living room*\n"
+        "·         sofa, on it: a book\n\n"
+        "Sam\n"
+    )
+    same_story(thread)
+
+
+def test_a_mailing_list_digest_keeps_the_message_about_the_apartment_and_folded_subjects() -> None:
+    message = quoted(f"{LAYOUT}\n{START}\n{THEN}")
+    digest = (
+        "Send flat-notes mailing list submissions to\n\tflat-notes@lists.example.net\n\n"
+        "Today's Topics:\n\n   1. Re: Ravi and the second cabinet (Ana Ruiz)\n   2. Printer jam (Office)\n\n"
+        f"{'-' * 70}\n\n"
+        "Message: 1\nDate: Tue, 7 May 2024 08:00:00 +0100\nFrom: Ana Ruiz <ana@example.net>\n"
+        "To: flat-notes@lists.example.net\nSubject: Re: [flat-notes] Ravi and the second cabinet, or the\n"
+        "\tfridge?\nMessage-ID: <1a2b@example.net>\nContent-Type: text/plain; charset=\"us-ascii\"\n\n"
+        f"{ASK}\n (a) Ravi has been trying to get a salmon, which he thinks is in the\n     fridge.\n"
+        " (b) Ravi has been trying to get a plate.\n\nAna\n\n"
+        "On 06/05/2024 17:00, Ben Cole wrote:\n"
+        f"{message}\n\n{'-' * 30}\n\n"
+        "Message: 2\nDate: Tue, 7 May 2024 09:00:00 +0100\nFrom: Office <office@example.net>\n"
+        "To: flat-notes@lists.example.net\nSubject: [flat-notes] Printer jam\n\n"
+        "The printer on floor two is jammed again. Please use the one by the stairs.\n\n"
+        f"{'-' * 30}\n\n{'_' * 47}\nflat-notes mailing list\nflat-notes@lists.example.net\n\n"
+        "End of flat-notes Digest, Vol 3, Issue 9\n" + "*" * 40 + "\n"
+    )
+    plain = f"{LAYOUT}\n{START} {THEN}\n{ASK}\n(a) Ravi has been trying to get a salmon, which he thinks is in the " \
+        "fridge.\n(b) Ravi has been trying to get a plate."
+    got = same_story(digest, plain)
+    assert got["story"]["person"] == "Ravi"
+    why = " ".join(n["why"] for n in unwrap_thread(digest)[1])
+    assert "digest: message(s) 1 of 2 kept" in why

@@ -551,3 +551,84 @@ def test_a_note_on_an_action_record_is_kept_as_the_users_sentence() -> None:
     )
     assert state(text)["story"]["visits"] == ["kitchen/fridge"]
     assert "\nShe is about to open the fridge.\n" in rewrite_structured(text)[0]
+
+
+# --- REPL dumps, home-automation configs, API responses -----------------------------------------
+
+
+def test_an_ipython_repr_dump_with_contents_maps_keyed_by_ids_read_after_the_rooms() -> None:
+    text = (
+        "In [7]: snapshot\n"
+        "Out[7]:\n"
+        "{'agent': 'Tomas',\n"
+        " 'in': {'cabinet_1': ('apple',), 'cabinet_2': [], 'kitchencabinet_1': [], 'kitchencabinet_2': ['plate']},\n"
+        " 'on': {'sofa_1': ['book']},\n"
+        " 'rooms': {'bedroom': ['cabinet_1'], 'living_room': ['sofa_1', 'cabinet_2'],\n"
+        "           'kitchen': ['kitchencabinet_1', 'kitchencabinet_2']},\n"
+        " 'start_room': 'bedroom'}\n"
+        ">>> print(open('tomas.txt').read())\n"
+        "[walk] <kitchen> (1)\n[walk] <kitchencabinet> (1)\n[open] <kitchencabinet> (1)\n"
+        + GOAL.format(p="Tomas", a="an apple", b="a plate")
+    )
+    got = state(text)
+    places = got["scene"]["places"]
+    assert places["bedroom/cabinet"] == {"apple": 1} and places["livingroom/cabinet"] == {}
+    assert places["kitchen/kitchencabinet/2"] == {"plate": 1} and places["livingroom/sofa"] == {"book": 1}
+    assert got["story"]["start"] == "bedroom" and got["story"]["person"] == "Tomas"
+    assert not blockers(text)
+
+
+def test_home_assistant_style_yaml_with_entity_ids_an_occupant_and_a_logbook() -> None:
+    text = (
+        "home:\n"
+        "  occupant: person.nadia\n"
+        "  areas:\n"
+        "    kitchen:\n"
+        "      entities:\n"
+        "        - entity_id: appliance.kitchen_fridge\n"
+        "          contents: {salmon: 1}\n"
+        "        - entity_id: container.kitchen_cabinet_1\n"
+        "          contents: {}\n"
+        "    living_room:\n"
+        "      entities:\n"
+        "        - entity_id: furniture.living_room_sofa\n"
+        "          on_top: {remote_control: 2}\n"
+        "events:\n"
+        "  - {event: start, area: living_room}\n"
+        "  - {event: walk_to, target: area.kitchen}\n"
+        "  - {event: walk_to, target: appliance.kitchen_fridge, note: 'recording stops here'}\n"
+        + GOAL.format(p="Nadia", a="a salmon", b="a remote control")
+    )
+    got = state(text)
+    places = got["scene"]["places"]
+    assert places["kitchen/fridge"] == {"salmon": 1} and places["kitchen/kitchencabinet/1"] == {}
+    assert places["livingroom/sofa"] == {"remotecontrol": 2}
+    assert got["story"]["start"] == "livingroom" and got["story"]["person"] == "Nadia"
+    assert got["story"]["visits"][-1].startswith("kitchen/fridge")
+    assert not blockers(text)
+
+
+def test_a_graphql_request_is_left_out_and_its_response_read_with_room_named_targets() -> None:
+    text = (
+        "The API answers with the flat. Activity ends at seq 3.\n"
+        "query Flat {\n  flat(occupant: \"Ivo\") {\n    rooms { name furniture { type items { name count } } }\n"
+        "    activity { seq verb target }\n  }\n}\n"
+        '{"data": {"flat": {"rooms": [\n'
+        ' {"name": "bedroom", "furniture": [{"type": "cabinet", "items": [{"name": "book", "count": 1}]}]},\n'
+        ' {"name": "kitchen", "furniture": [{"type": "cabinet", "items": []}]}],\n'
+        ' "activity": [{"seq": 0, "verb": "is_in", "target": "kitchen"},\n'
+        '  {"seq": 1, "verb": "walk_to", "target": "bedroom"},\n'
+        '  {"seq": 2, "verb": "walk_to", "target": "bedroom cabinet"},\n'
+        '  {"seq": 3, "verb": "open", "target": "bedroom cabinet"}]}}}\n'
+        + GOAL.format(p="Ivo", a="a book", b="an apple")
+    )
+    got = state(text)
+    assert got["scene"]["places"]["bedroom/cabinet"] == {"book": 1}
+    assert got["story"]["start"] == "kitchen"
+    assert got["story"]["visits"][-1] == "bedroom/cabinet (opened)"
+    assert not blockers(text)
+
+
+def test_a_prompt_line_alone_is_no_data_and_text_without_data_is_untouched() -> None:
+    text = ">>> print(x)\nMark is in the kitchen."
+    assert rewrite_structured(text) == (text, [])

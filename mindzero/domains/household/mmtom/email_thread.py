@@ -34,16 +34,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
 
 from mindzero.core.errors import UserError
-from mindzero.domains.household.mmtom.lexicon import alternatives, lexicon, text_note
+from mindzero.domains.household.mmtom.lexicon import household_words, text_note
 
 #: Substrings one of which every thread has (lower case): the cheap test before any parsing.
 CLUES = ("from:", "from*:", "sent:", "wrote:", "writes:", "original message", "forwarded", "quoting", "]:")
 HEADER_NAMES = (
     r"from|to|cc|bcc|sent|date|subject|reply-to|importance|priority|attachments?|organi[sz]ation|"
-    r"message-id|in-reply-to|references|sender|x-[\w-]+"
+    r"message-id|in-reply-to|references|sender|x-[\w-]+|content-[\w-]+|mime-version"
 )
 #: A header line ("From: Dana <d@x.org>", "*Sent:* Wednesday, ...", "**Subject:** RE: ...").
 HEADER = re.compile(
@@ -116,14 +115,13 @@ PRONOUN = re.compile(r"\b(?:he|she|they|him|her|them)\b", re.I)
 #: A company's name in a signature ("Kitchen Solutions Ltd").
 COMPANY = re.compile(r"\b(?:ltd|limited|inc|llc|llp|plc|gmbh|co\.|corp\.?|group)\b", re.I)
 SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+")
-
-
-@cache
-def _household() -> re.Pattern:
-    """A room, furniture or object word: what a line of the story names and a signature does not."""
-    lex = lexicon()
-    words = alternatives({*lex.rooms, *lex.furniture, *lex.objects, *lex.ambiguous})
-    return re.compile(rf"\b(?:{words})(?:e?s)?\b", re.I)
+#: A link's target pasted after its text by an HTML-to-text conversion: "o@x.org<mailto:o@x.org>",
+#: "the plan<https://x.org/p>", "[mailto:o@x.org]".
+LINK_ARTEFACT = re.compile(r"<(?:mailto:|https?://)[^<>\s]*>|\[mailto:[^\]\s]*\]", re.I)
+#: A bullet glyph that Word's or Outlook's HTML-to-text conversion leaves ("·         desk", "o   1st: empty",
+#: "§  plate"): the glyph says the level ("·" / "•" first, "o" second, "§" / "▪" third).
+GLYPH = re.compile(r"^(?P<indent>[ \t]*)(?P<glyph>[·•\uf0b7o◦\uf0a7§▪])(?:[ \t\u00a0]{2,}|\t)(?=\S)")
+LEVEL = {"·": 0, "•": 0, "\uf0b7": 0, "o": 1, "◦": 1, "\uf0a7": 2, "§": 2, "▪": 2}
 
 
 @dataclass
@@ -144,7 +142,8 @@ def unwrap_thread(text: str) -> tuple[str, list[dict]]:
     low = text.lower()
     if not any(clue in low for clue in CLUES):
         return text, []
-    lines = _parse(text.replace("\r\n", "\n"))
+    text, digest = _digest(text.replace("\r\n", "\n")) if "digest" in low or "today's topics" in low else (text, None)
+    lines = _parse(text)
     if not any(line.kind in ("separator", "attribution") for line in lines) and not _mail_headers(lines):
         return text, []  # a memo's "From: night staff / Subject: Mark" is no e-mail
     names = _correspondents(lines)
@@ -161,7 +160,35 @@ def unwrap_thread(text: str) -> tuple[str, list[dict]]:
     if not story.strip():
         raise UserError("the e-mail thread has no message text (only headers, signatures and footers)")
     reordered = [m[0].number for m in messages] != [m[0].number for m in ordered]
-    return story, _notes(lines, len(messages), reordered)
+    return story, _notes(lines, len(messages), reordered) + ([digest] if digest else [])
+
+
+#: A digest's message heading ("Message: 2"), and what ends a message: a line of dashes, underscores
+#: or stars, "End of obs Digest, Vol 12, Issue 4".
+DIGEST_MESSAGE = re.compile(r"^\s*Message:\s*\d+\s*$", re.I)
+DIGEST_END = re.compile(r"^\s*(?:-{10,}|_{10,}|\*{10,}|=\s*){1}\s*$|^\s*End of .{1,120}\bDigest\b", re.I)
+
+
+def _digest(text: str) -> tuple[str, dict | None]:
+    """A mailing list's digest (Mailman's, Google Groups', LISTSERV's): its preamble, "Today's Topics",
+    footer and the messages that name nothing of the apartment blanked out (line numbers kept)."""
+    lines = text.split("\n")
+    starts = [k for k, line in enumerate(lines) if DIGEST_MESSAGE.match(line)]
+    if not starts:
+        return text, None
+    home, bodies = household_words(), []
+    for start, end in zip(starts, [*starts[1:], len(lines)]):
+        cut = next((k for k in range(start + 1, end) if DIGEST_END.match(lines[k])), end)
+        said = " ".join(x for x in lines[start + 1 : cut] if not HEADER.match(x) and not x[:1].isspace() or
+                        not HEADER.match(x) and x.strip() and not x.startswith("\t"))  # fmt: skip
+        bodies.append((start, cut, len(home.findall(said))))
+    kept = [b for b in bodies if b[2] >= 2] or bodies
+    keep = {k for start, cut, _ in kept for k in range(start + 1, cut)}
+    out = [line if k in keep else "" for k, line in enumerate(lines)]
+    shown = ", ".join(str(starts.index(b[0]) + 1) for b in kept)
+    why = f"read as a mailing-list digest: message(s) {shown} of {len(starts)} kept (the others name nothing of "
+    why += "the apartment); its preamble, topics and footer left out"
+    return "\n".join(out), text_note(starts[0] + 1, "format", lines[starts[0]].strip(), why)
 
 
 def _parse(text: str) -> list[_Line]:
@@ -170,8 +197,8 @@ def _parse(text: str) -> list[_Line]:
     for number, raw in enumerate(text.split("\n"), start=1):
         m = QUOTE.match(raw)
         said = raw[m.end() :] if m else raw
-        lines.append(_Line(number, m["marks"].count(">") if m else 0, said, said))
-    home = _household()
+        lines.append(_Line(number, m["marks"].count(">") if m else 0, _unconverted(said), said))
+    home = household_words()
     for k, line in enumerate(lines):
         if SEPARATOR.match(line.text):
             line.kind = "separator"
@@ -187,7 +214,7 @@ def _parse(text: str) -> list[_Line]:
             j < len(lines)
             and lines[j].depth == lines[k].depth
             and lines[j].kind == "body"
-            and (HEADER.match(lines[j].text) or (j > k and _continued(lines[j].text)))
+            and (HEADER.match(lines[j].text) or (j > k and (_continued(lines[j].text) or _folded(lines, j))))
         ):
             j += 1
         heads = [h for h in map(HEADER.match, (line.text for line in lines[k:j])) if h]
@@ -211,9 +238,26 @@ def _parse(text: str) -> list[_Line]:
     return lines
 
 
+def _unconverted(text: str) -> str:
+    """A line without what HTML-to-text conversion added: link targets, and bullet glyphs as "- " indented by level."""
+    text = LINK_ARTEFACT.sub("", text) if "<" in text or "[" in text else text
+    m = GLYPH.match(text)
+    if m and (m["glyph"] != "o" or text[m.end() - 1] in " \t\u00a0"):
+        return f"{m['indent']}{'  ' * LEVEL[m['glyph']]}- {text[m.end():]}"
+    return text
+
+
 def _continued(text: str) -> bool:
     """A header's wrapped value: addresses ("  Omar <o@x.com>; Field Team <f@x.com>")."""
-    return bool(EMAIL.search(text)) and not _household().search(text) and len(text.split()) <= 8
+    return bool(EMAIL.search(text)) and not household_words().search(text) and len(text.split()) <= 8
+
+
+def _folded(lines: list[_Line], j: int) -> bool:
+    """A header's value folded onto the next line, indented ("Subject: Re: where does Jess expect the" /
+    "\twine?"), under the header it goes on."""
+    text = lines[j].text
+    return text[:1] in (" ", "\t") and bool(text.strip()) and len(text.split()) <= 12 and bool(
+        HEADER.match(lines[j - 1].text)) and not _folded(lines, j - 1) if j > 0 else False  # fmt: skip
 
 
 def _mail_headers(lines: list[_Line]) -> bool:
@@ -306,7 +350,7 @@ def _trim(message: list[_Line], names: set[str]) -> None:
     filled = _filled(message)
     if not filled:
         return
-    first, home = filled[0], _household()
+    first, home = filled[0], household_words()
     alone = re.fullmatch(r"\s*[A-Z][\w'-]*(?: [A-Z][\w'-]*)?\s*[,!]\s*", first.text)  # "Omar,", "Aunt Ruth,"
     if (GREETING.match(first.text) or alone) and not home.search(first.text):
         first.kind = "greeting"
@@ -321,7 +365,7 @@ def _sign_off(filled: list[_Line], names: set[str]) -> None:
     900318"), else the lines at the end that only a signature holds (a name, an initial, a title)."""
     tail = filled[-8:]
     signed = next((k for k in range(len(tail) - 1, -1, -1) if SIGN_OFF.match(tail[k].text)
-                   and not _household().search(tail[k].text)), None)  # fmt: skip
+                   and not household_words().search(tail[k].text)), None)  # fmt: skip
     if signed is not None and all(_short(x.text) and _not_home(x.text) for x in tail[signed + 1 :]):
         for line in tail[signed:]:
             line.kind = "signature"
@@ -336,7 +380,7 @@ def _sign_off(filled: list[_Line], names: set[str]) -> None:
 
 def _not_home(text: str) -> bool:
     """A line that names nothing of the apartment, or names it in contact details ("Sofa World Ltd | 0161 ...")."""
-    return not _household().search(text) or bool(CONTACT.search(text) or "|" in text or COMPANY.search(text))
+    return not household_words().search(text) or bool(CONTACT.search(text) or "|" in text or COMPANY.search(text))
 
 
 def _short(text: str) -> bool:
@@ -348,7 +392,7 @@ def _signature_like(text: str, names: set[str]) -> bool:
     """A line only a signature holds: a name, an initial, a title, a company, a phone number, an
     address; never a room, furniture or object word, a question or an option."""
     words = text.split()
-    if not _short(text) or _household().search(text) or ACTS.search(text) or PRONOUN.search(text):
+    if not _short(text) or household_words().search(text) or ACTS.search(text) or PRONOUN.search(text):
         return False
     if SIGN_OFF.match(text) or CONTACT.search(text) or "|" in text:
         return True
@@ -365,10 +409,25 @@ def _rejoin(message: list[_Line]) -> None:
     if not filled or max(len(line.text) for line in filled) > 100:
         return
     for line, after in zip(message, message[1:]):
-        if line.kind == "body" and after.kind == "body" and len(line.text.strip()) >= 45 and after.text[:1].islower():
+        hanging = (  # an option's or list item's hanging indent: "(a) ... inside the bathroom" / "     cabinet."
+            ITEM_START.match(line.text)
+            and _indent(after.text) > _indent(line.text)
+            and after.text.lstrip()[:1].islower()
+            and not line.text.rstrip().endswith((".", "!", "?", ";"))
+        )
+        if line.kind == "body" and after.kind == "body" and len(line.text.strip()) >= 45 and (
+                after.text[:1].islower() or hanging):  # fmt: skip
             if not line.text.rstrip().endswith(":") and not _option(after.text):
                 after.text, after.kind = f"{line.text.rstrip()} {after.text.lstrip()}", "body"
                 line.text, line.kind = "", "wrapped"
+
+
+#: An option or list item's first line: "(a) ...", " - walks to ...", "2. ...".
+ITEM_START = re.compile(r"^\s*(?:\(?[a-eA-E]\)|[-*•]|\d{1,2}[.)])\s")
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip())
 
 
 def _read_once(ordered: list[list[_Line]]) -> None:
@@ -408,7 +467,7 @@ def _asides(body: list[_Line | None], names: set[str]) -> list[_Line | None]:
 def _about(piece: str, names: set[str]) -> bool:
     """Whether a sentence is about the correspondents only."""
     named = {re.sub(r"['’]s$", "", w).lower() for w in re.findall(r"\b[A-Z][\w'’-]*", piece)}
-    return bool(named & names) and not _household().search(piece) and "?" not in piece
+    return bool(named & names) and not household_words().search(piece) and "?" not in piece
 
 
 def _question_last(body: list[_Line | None]) -> list[_Line | None]:
@@ -416,7 +475,7 @@ def _question_last(body: list[_Line | None]) -> list[_Line | None]:
     is chatter ("Just a or b is fine.") unless it names something of the apartment (then it goes
     before the question) or asks in the options' message ("Which is it?": it stays after them). A
     question elsewhere ("Thoughts?", "Can you have a look?") is chatter."""
-    home = _household()
+    home = household_words()
     options = [k for k, line in enumerate(body) if line is not None and _option(line.text)]
     asks = [k for k, line in enumerate(body) if line is not None and "?" in line.text and home.search(line.text)]
     if not options and not asks:
@@ -458,7 +517,7 @@ def _question_last(body: list[_Line | None]) -> list[_Line | None]:
 
 def _stem(text: str) -> bool:
     """A line of a question's stem: it asks, ends in a colon, supposes, or names nothing of the apartment."""
-    return bool("?" in text or text.rstrip().endswith(":") or PREMISE.match(text) or not _household().search(text))
+    return bool("?" in text or text.rstrip().endswith(":") or PREMISE.match(text) or not household_words().search(text))
 
 
 def _option(text: str) -> bool:

@@ -496,6 +496,15 @@ def alternatives(words) -> str:
     return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
 
 
+@functools.cache
+def household_words() -> re.Pattern:
+    """A room, furniture or object word of the lexicon, plural too: what a line of a story names and
+    a mail's signature or a data paste's notation note does not."""
+    lex = lexicon()
+    words = alternatives({*lex.rooms, *lex.furniture, *lex.objects, *lex.ambiguous})
+    return re.compile(rf"\b(?:{words})(?:e?s)?\b", re.I)
+
+
 def text_note(line: int, part: str, text: str, why: str) -> dict:
     """A note for a reading's ``unread`` list that the text was changed before it was read (a
     misspelling, an abbreviation, a run-on cut): it names nothing and blocks no answer."""

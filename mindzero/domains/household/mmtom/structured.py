@@ -38,7 +38,7 @@ import yaml
 
 from mindzero.core.errors import UserError, plural
 from mindzero.domains.household.mmtom.formats import Entry
-from mindzero.domains.household.mmtom.lexicon import display_name, lexicon, text_note
+from mindzero.domains.household.mmtom.lexicon import display_name, household_words, lexicon, text_note
 
 #: A text this pass may apply to, each form behind a cheap test: a fence or a line opening a JSON
 #: value, a YAML key over an indented key, a VirtualHome relation or program step.
@@ -157,28 +157,31 @@ COUNTED = re.compile(r"^(?:(?P<n>\d+)\s*[x×*]?\s+(?P<a>.+)|(?P<b>.+?)\s*(?:\(\s
 #: Document keys by what their value is (normalized: lower case, "_" between words).
 KEYS = {
     "person": {"person", "character", "char", "agent", "actor", "who", "subject", "protagonist", "name",
-               "person_name", "character_name", "agent_name"},
+               "person_name", "character_name", "agent_name", "occupant", "resident", "tenant"},
     "start": {"start_room", "starts_in", "start", "init_room", "initial_room", "start_location", "starting_room",
               "location", "current_room", "starting_location", "initial_location", "init_location", "begins_in",
               "start_in", "room", "in_room", "initial_position", "start_position", "position"},
     "actions": {"actions", "program", "script", "steps", "events", "trajectory", "history", "action_log", "log",
-                "sequence", "action_sequence", "observed_actions", "moves", "timeline", "what_happened", "did"},
+                "sequence", "action_sequence", "observed_actions", "moves", "timeline", "what_happened", "did",
+                "logbook", "activity", "activities", "journal", "audit_log", "event_log"},
     "question": {"question", "q", "query", "prompt", "ask", "question_text", "text"},
     "options": {"options", "choices", "answers", "alternatives", "candidates"},
     "contents": {"contents", "content", "contains", "inside", "in", "items", "objects", "holds", "holding", "stuff",
                  "things", "on", "on_top", "ontop", "on_it", "in_it", "objects_inside", "items_inside",
                  "objects_on", "items_on", "has"},
-    "places": {"furniture", "containers", "surfaces", "places", "appliances", "storage", "fixtures"},
+    "places": {"furniture", "containers", "surfaces", "places", "appliances", "storage", "fixtures", "entities",
+               "devices"},
     "home": {"apartment", "home", "house", "flat", "rooms", "layout", "scene", "state", "home_state", "world",
              "environment", "env", "map", "graph", "init_graph", "initial_state", "episode", "data", "story",
-             "inventory", "household", "world_state", "scene_graph"},
+             "inventory", "household", "world_state", "scene_graph", "areas", "zones", "spaces"},
     "note": {"note", "notes", "comment", "remark", "annotation"},
     "count": {"count", "qty", "quantity", "n", "amount", "how_many", "copies"},
     "number": {"number", "num", "no", "nr", "index", "position", "pos", "cabinet_number", "slot", "order_from_left"},
     "place_name": {"furniture", "container", "place", "surface", "appliance", "where", "item", "unit"},
     "verb": {"action", "verb", "act", "type", "op", "command", "do", "event", "kind", "name"},
     "target": {"target", "object", "obj", "to", "where", "destination", "place", "location", "at", "into",
-               "container", "furniture", "what", "arg", "args", "argument", "item", "room"},
+               "container", "furniture", "what", "arg", "args", "argument", "item", "room", "area", "entity",
+               "entity_id"},
 }  # fmt: skip
 #: Action words by the reader's verb; the rest of VirtualHome's are actions the reader cannot read.
 VERBS = {
@@ -201,13 +204,107 @@ def rewrite_structured(text: str) -> tuple[str, list[dict]]:
         return text, []
     lines = text.split("\n")
     home = _Home()
+    scaffold = _scaffolding(lines, home)
     blocks = _documents(lines, home)
     _virtualhome(lines, blocks, home)
     if not home.kinds:
         return text, []
     _told_start(lines, home)
+    _legends(lines, home, scaffold)
     home.finish()
     return home.render(lines)
+
+
+#: A REPL's or shell's input line around pasted data: ">>> pprint(scene)", "In [4]: state", "$ cat ep.json",
+#: "PS C:\\> Get-Content x.json", "irb(main):001:0> puts ...", "sqlite> select ...", "mysql> ...".
+PROMPT = re.compile(
+    r"^\s*(?:>>>|In \[\d+\]:|\$|PS [^>\n]{0,80}>|irb\([^)\n]*\)[:\d]*>"
+    r"|(?:sqlite|mysql|psql|postgres|redis[^>\n]*)[=#]?>)\s*(?P<cmd>\S.*)?$"
+)
+#: Input that is code or a command ("pprint(g)", "x = load()", "cat a.json | jq .", "curl -s ..."), not prose.
+COMMAND = re.compile(
+    r"^(?:[\w.]+\s*\(.*\)\s*;?|[\w.\[\]'\"]+\s*=\s*\S.*|(?:cat|head|tail|jq|curl|http|less|more|type|python\d?|node"
+    r"|gql|Get-Content|gc|yq|sqlite3|echo|print|puts|pp|select|from)\b.*|[\w.]+)$",
+    re.I,
+)
+#: An output prompt before the data: "Out[4]: {...", "=> {...", "$1 = {...", "[1] ".
+OUT_PROMPT = re.compile(r"^\s*(?:Out\[\d+\]:|=>|\$\d+ =)\s*(?=[\[{(])")
+#: A file banner: head's / tail's "==> ep/script.txt <==", "--- scene.json ---", "=== file: a.yaml ===".
+BANNER = re.compile(
+    r"^\s*(?:==>.*<==|(?:-{3,}|={3,})\s*(?:file:?\s*)?[\w./\\ -]+\.\w{1,5}\b.*?(?:-{3,}|={3,}))\s*$", re.I
+)
+#: A GraphQL operation over its response ("query FlatState {" ... "}"): the request, not the data.
+GRAPHQL = re.compile(r"^\s*(?:query|mutation|subscription|fragment)\b[^{}\n]*\{\s*$")
+#: A sentence explaining the data's notation ("[] = checked and empty.", '"items": null means no data.',
+#: "kitchencabinet_N is ...") or saying where the data stops ("The script stops after the second [Walk].").
+NOTATION = re.compile(
+    r"\[\]|\{\}|\b(?:null|None|nil)\s*(?:=|means\b|stands\b)|[=:]\s*(?:null|None|nil)\b|[\"'][\w ]+[\"']\s*:"
+    r"|\b[a-z]+_N\b|\[[A-Za-z_]+\]|\bseq\s+\d"
+)
+DATA_ENDS = re.compile(
+    r"\b(?:script|log|logbook|program|activity|trace|events?|data|response|dump|run)\b[^.?!]{0,40}"
+    r"\b(?:ends?|stops?|finishes|cuts? off)\b"
+)
+#: What a sentence that ends the data may tell all the same: a walk, an opening, a closing.
+TOLD = re.compile(r"\b(?:walk\w*|head\w*|goes|went|going|open\w*|clos\w*|mov\w*)\b", re.I)
+
+
+def _scaffolding(lines: list[str], home: _Home) -> list[int]:
+    """REPL and shell input lines, output prompts, file banners and GraphQL requests around the
+    data: the prompts taken off, the rest marked used (left out once data is read); their lines."""
+    found = []
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        if m := OUT_PROMPT.match(line):
+            lines[k] = line[m.end() :]
+        elif (m := PROMPT.match(line)) and (not m["cmd"] or COMMAND.match(m["cmd"].strip())):
+            found.append(k)
+        elif BANNER.match(line):
+            found.append(k)
+        elif GRAPHQL.match(line):
+            depth, j = 0, k
+            while j < len(lines):
+                depth += lines[j].count("{") - lines[j].count("}")
+                j += 1
+                if depth <= 0:
+                    break
+            if depth == 0:
+                found += range(k, j)
+                k = j
+                continue
+        k += 1
+    home.used += found
+    return found
+
+
+def _legend(sentence: str) -> bool:
+    """A sentence on the data's notation, or on where the data stops that tells no walk, opening or closing."""
+    if re.search(r"\b(?:left|right|order|first|last)\b", sentence, re.I):
+        return False  # "kitchencabinet_N counts from the right": how the data numbers, which the prose reads
+    if DATA_ENDS.search(sentence) and re.search(r"\[[A-Za-z_]+\]", sentence):
+        return True  # "The script stops after the second [Walk] (she is heading to ...)": the data's own step
+    if TOLD.search(sentence) or household_words().search(NOTATION.sub(" ", sentence)):
+        return False  # "Cabinets with [] are empty: kitchencabinet_3, ...": it tells something of the home
+    return bool(NOTATION.search(sentence) or DATA_ENDS.search(sentence))
+
+
+def _legends(lines: list[str], home: _Home, scaffold: list[int]) -> None:
+    """Prose sentences about the data's notation or where it stops, left out (the data says it)."""
+    used, gone = set(home.used) | set(home.fences), []
+    for k, line in enumerate(lines):
+        if k in used or not line.strip() or not (NOTATION.search(line) or DATA_ENDS.search(line)):
+            continue
+        pieces = re.split(r"(?<=[.!])\s+", line.strip())
+        keep = [p for p in pieces if "?" in p or re.match(r"\(?[a-eA-E]\)", p) or not _legend(p)]
+        if len(keep) < len(pieces):
+            gone.append(k)
+            lines[k] = " ".join(keep)
+    if gone or scaffold:
+        said = [f"{len(scaffold)} prompt, command or banner line(s)"] if scaffold else []
+        said += [f"sentences on the data's notation ({len(gone)} line(s))"] if gone else []
+        first = min([*gone, *scaffold])
+        home.notes.append(text_note(first + 1, "format", "", "left out: " + ", ".join(said)))
 
 
 #: A sentence that says only where the person starts ("Mark starts in the bedroom.", "She began in the
@@ -903,8 +1000,14 @@ def _mapping(d: dict, home: _Home, line: int, room: str | None, place: tuple | N
     if record and room is None and place is None and isinstance(_get(d, "place_name"), str):
         _record(d, home, line, None)  # {"furniture": "fridge", "contents": [...]}
         return
-    for k, v in d.items():
+    items = list(d.items())
+    if room is None and place is None:  # {"inside": {"cabinet_1": [...]}, "rooms": {...}}: where things are first
+        items.sort(key=lambda kv: _norm_key(kv[0]) in KEYS["contents"])
+    for k, v in items:
         nk = _norm_key(k)
+        if place is None and isinstance(k, str) and k in home.ids:  # "cabinet_1" a room's list placed
+            _fill_ref(home, home.ids[k], v)
+            continue
         if nk.isdigit():
             if place is not None:  # "cabinets: {1: {...}, 2: {}}" under a place
                 _place_value(home, line, room, home.places[home.current(place)].kind, v, int(nk))
@@ -950,6 +1053,16 @@ def _mapping(d: dict, home: _Home, line: int, room: str | None, place: tuple | N
             home.skipped[str(k)] += 1
 
 
+def _fill_ref(home: _Home, key: tuple, v: object) -> None:
+    """Contents given under a placed fixture's id: a list or string of items, or a mapping with a contents key."""
+    if isinstance(v, dict) and any(_norm_key(c) in KEYS["contents"] for c in v):
+        for c, sub in v.items():
+            if _norm_key(c) in KEYS["contents"]:
+                home.fill(key, _items(sub))
+    elif not isinstance(v, dict) or v:
+        home.fill(key, _items(v))
+
+
 def _nested(v: object, home: _Home, line: int) -> None:
     if isinstance(v, dict):
         _mapping(v, home, line, None, None)
@@ -958,6 +1071,8 @@ def _nested(v: object, home: _Home, line: int) -> None:
 
 
 def _person(v: object, home: _Home, line: int) -> bool:
+    if isinstance(v, str) and (m := re.fullmatch(r"\s*(?:person|user|people|agent|character)\.([a-z]+)\s*", v)):
+        v = m[1].title()  # an entity id: "person.elizabeth"
     if isinstance(v, str) and re.fullmatch(r"[A-Z][a-z]+(?: [A-Z][a-z]+)?", v.strip()):
         home.person = home.person or v.strip()
         return True
@@ -1007,20 +1122,23 @@ def _list(v: list, home: _Home, line: int, room: str | None, top: bool = False) 
                 home.fill(home.place(room, m[1], line), _items(m[2]))  # "fridge: apple, cupcake"
             elif (m := COUNTED.match(x.strip())) and (m["n"] or m["m"]):
                 home.cabinets(room, m["a"] or m["b"], int(m["n"] or m["m"]), line)
-            elif (room is None and not _is_furniture(x)) or home.place(room, x, line) is None:
+            elif (room is None and not _is_furniture(x)) or (key := home.place(room, x, line)) is None:
                 home.skipped[x] += 1  # "tags": ["demo"]: no furniture, and no room to put one in
+            elif _split_number(x)[1] is not None and room is not None:
+                home.ids.setdefault(x.strip(), key)  # "cabinet_1" in the bathroom's list: an "inside" map's key
 
 
 #: A record's keys that name its room, and those that name it ("name" of a room's record).
 ROOM_KEYS = frozenset({"room", "room_name", "in_room", "area"})
 #: Keys that may name a record's furniture, most telling first ("kind": "container" says less than "name").
-NAME_KEYS = ("furniture", "fixture", "container", "place", "surface", "appliance", "unit", "type", "class",
+NAME_KEYS = ("furniture", "fixture", "container", "place", "surface", "appliance", "unit", "entity_id", "entity",
+             "type", "class",
              "class_name", "object_type", "name", "label", "kind", "id")  # fmt: skip
 #: An item record's keys: the item, and the place it is in or on ({"item": "apple", "fixture": "kitchen.fridge"}).
 ITEM_KEYS = ("item", "object", "obj", "thing", "what", "item_name", "object_name")
 REF_KEYS = ("fixture", "furniture", "container", "place", "location", "where", "parent", "in", "on", "inside",
             "surface", "at", "holder", "fixture_id", "container_id", "parent_id", "place_id")  # fmt: skip
-ID_KEYS = frozenset({"id", "uid", "key", "ref", "fixture_id", "place_id"})
+ID_KEYS = frozenset({"id", "uid", "key", "ref", "fixture_id", "place_id", "entity_id"})
 
 
 def _record(d: dict, home: _Home, line: int, room: str | None) -> None:
@@ -1086,6 +1204,16 @@ def _room_prefixed(name: str) -> tuple[str | None, str]:
         found = _lookup(_words(m[1]))
         if found and found[0] == "room":
             return found[1], m[2]
+    m = re.match(r"^([a-z][a-z_]*)\.([A-Za-z]\w*)$", name.strip())
+    if m and not _lookup(_words(m[1])):  # an entity's domain: "appliance.kitchen_fridge", "area.kitchen"
+        return _room_prefixed(m[2])
+    words, number = _split_number(name)
+    if " " in words and not _lookup(words):  # "bedroom cabinet", "living_room_sofa", "kitchen_stove"
+        parts = words.split()
+        for k in (1, 2):
+            found, rest = _lookup(" ".join(parts[:k])), " ".join(parts[k:])
+            if found and found[0] == "room" and rest and (f := _lookup(rest)) and f[0] == "furniture":
+                return found[1], rest if number is None else f"{rest} {number}"
     return None, name
 
 
@@ -1181,6 +1309,11 @@ def _action_of(x: object) -> tuple[str, object] | None:
     return None
 
 
+#: Action words that say where the person is at the start ({"event": "start", "area": "bedroom"}, "is_in kitchen").
+STARTING = frozenset({"start", "starts", "startin", "startsin", "begin", "begins", "beginsin", "isin", "in", "at",
+                      "spawn", "spawnin", "init", "initial", "located", "locatedin", "enterscene", "appear"})
+
+
 def _program_target(args: list[tuple[str, str]]) -> tuple | None:
     """(class, id, words) of a program step's last argument ("<kitchen_cabinet> (3)")."""
     if not args:
@@ -1193,9 +1326,15 @@ def _actions(v: list, home: _Home, line: int) -> None:
     """A list of actions; a string that is no action form is kept as a sentence ("Mark opens it")."""
     for x in v:
         act = _action_of(x)
+        room = home.room_of(_room_prefixed(act[1])[1]) if act and isinstance(act[1], str) else None
+        if act is not None and act[0] in STARTING and room and not any(a.verb in VERBS for a in home.actions):
+            home.start = home.start or room  # {"event": "start", "area": "bedroom"}, "is_in kitchen"
+            continue
         if act is not None:
             home.actions.append(_Action(act[0], act[1], line, str(x)))
             note = _get(x, "note") if isinstance(x, dict) else None
+            if isinstance(note, str) and DATA_ENDS.search(note):  # "about to open it, log ends here"
+                note = ", ".join(p for p in re.split(r"\s*[,;]\s*", note) if not _legend(p))
             if isinstance(note, str) and note.strip():  # "she is about to open a cabinet": the user's words
                 home.actions.append(_Action("say", None, line, note))
         elif isinstance(x, str) and len(x.split()) >= 3:
