@@ -10,8 +10,9 @@ The person called "the subject" or "the participant" is the reader's business (`
 from __future__ import annotations
 
 import re
+from functools import cache
 
-from mindzero.domains.household.mmtom.lexicon import text_note
+from mindzero.domains.household.mmtom.lexicon import alternatives, lexicon, text_note
 
 #: The first word of a form's field label ("Report no.:", "Date of session:", "Observer:").
 FIELDS = (
@@ -33,11 +34,6 @@ SIGNED = re.compile(
 CAPITALS = re.compile(r"^\s*(?:(?:\d{1,2}|[A-Z])[.)]\s+)?[A-Z][A-Z0-9 /&,'-]{2,}(?:\s*\([^()]*\))?\s*:?\s*$")
 #: A numbered paragraph's number: "A.2  Bedroom. ...", "A1  Kitchen. ...", "3.1 The subject ...".
 PARAGRAPH = re.compile(r"^\s*(?:[A-Z]\.?\d{1,2}|\d{1,2}\.\d{1,2})\.?\s+")
-NUMBER_WORDS = {w: n for n, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split()
-)}  # fmt: skip
-#: "two (2)", "eight (8)": a count with its figure.
-FIGURED = re.compile(rf"\b({'|'.join(NUMBER_WORDS)})\s*\((\d{{1,2}})\)", re.I)
 
 
 def strip_report_form(text: str) -> tuple[str, list[dict]]:
@@ -51,11 +47,18 @@ def strip_report_form(text: str) -> tuple[str, list[dict]]:
     notes = [text_note(k + 1, "format", lines[k][:80], "a report's form left out") for k in form]
     kept = ["" if k in form else PARAGRAPH.sub("", line) if form else line for k, line in enumerate(lines)]
     out = "\n".join(kept)
-    figured = FIGURED.sub(lambda m: m[1] if NUMBER_WORDS[m[1].lower()] == int(m[2]) else m[0], out)
+    numbers = lexicon().numbers
+    figured = _figured().sub(lambda m: m[1] if numbers[m[1].lower()] == int(m[2]) else m[0], out)
     if figured != out:
         first = next(k for k, (a, b) in enumerate(zip(out.split("\n"), figured.split("\n"))) if a != b)
         notes.append(text_note(first + 1, "format", kept[first][:80], "counts with their figure ('two (2)') read once"))
     return figured, notes
+
+
+@cache
+def _figured() -> re.Pattern:
+    """A count with its figure: "two (2)", "eight (8)"."""
+    return re.compile(rf"\b({alternatives(lexicon().numbers)})\s*\((\d{{1,2}})\)", re.I)
 
 
 def _field(line: str) -> bool:
