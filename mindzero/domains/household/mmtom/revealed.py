@@ -134,75 +134,108 @@ def _described(container: str, told: str) -> str | None:
 def move_revealed_contents(text: str) -> tuple[str, list[dict]]:
     """The text with contents told on opening moved out of the action into a description of their
     own (module docstring); a note for each line changed."""
-    place, opening, reveals, follow, _, room_aside, room_named = _patterns()
     if not re.search(r"\bopen|\binside\b|\bin there\b|\bin it\b|\bfind\b", text, re.I):
         return text, []
-    notes, lines, last, reached, entered, wondered = [], text.split("\n"), None, None, None, False
+    walk, lines, notes = _Walk(), text.split("\n"), []
     for number, line in enumerate(lines, start=1):
-        out, changed = [], False
-        for sentence in (m.group() for m in SENTENCE.finditer(line) if m.group()):
-            told = TAG.sub(".", NONE_OPENED.sub("", NOT_OPENED.sub("", sentence)))
-            asking = ASKS_INSIDE.search(told)  # "... and she opened it - and what do you think was inside?"
-            told = told[: asking.start()] + "." if asking else told
-            changed |= told != sentence
-            sentence, after = told, []
-            asked = follow.match(sentence)
-            told_x = sentence.strip() if wondered else asked["x"] if asked else None  # "What's inside? A cupcake."
-            wondered = bool(WONDER.match(sentence)) and reached is not None
-            if wondered and not asking:
-                out.append("")
-                changed = True
-                continue
-            described = _described(reached, told_x) if told_x and reached else None
-            if described:  # "(It's empty too.)" after the person reached a container
-                out.append(re.match(r"^\s*", sentence).group() + described)
-                changed = True
-                continue
-            if (listed := PICTURE.match(sentence)) and entered and not room_named.search(sentence):
-                sentence = f"{listed['lead']}In {entered} there are {listed['list']}"  # "Picture it: a stove, ..."
-                changed = True
-            here = THERE.match(sentence) or listed
-            if THERE.match(sentence) and entered and not room_named.search(sentence):  # "There's a sofa there."
-                adverb = re.compile(r"\s+(?:there|here)\b(?=\s*(?:with|,|[.!?]|$))", re.I)
-                rest = adverb.sub("", sentence[here.end() :], count=1)
-                sentence = f"{here.group()}In {entered}, {rest[0].lower()}{rest[1:]}"
-                changed = True
-            k = 0
-            while opened := opening.search(sentence, k):
-                what = opened["what"]
-                before = list(place.finditer(sentence, 0, opened.start()))
-                container = what if what.lower() != "it" else before[-1].group() if before else last
-                k = opened.end()
-                for reveal in reveals:
-                    shown = reveal.match(sentence[k:])
-                    said = _described(container, shown["x"]) if shown and container else None
-                    if said:
-                        cut = "" if sentence[k + shown.end() :].lstrip().startswith((",", ".", ";")) else " "
-                        sentence = sentence[:k] + cut + sentence[k + shown.end() :].lstrip()
-                        after.append(said)
-                        break
-                if what.lower() != "it":
-                    last = what
-            aside = room_aside.search(sentence)
-            if aside and not re.search(r"\b(?:he|she|they|opens?|closes?|walks?|goes)\b", aside["x"], re.I):
-                rest = sentence[aside.end() :].lstrip()
-                sentence = sentence[: aside.end("room")] + ("" if rest[:1] in ".,;!?" else " ") + rest
-                room = aside["room"][0].upper() + aside["room"][1:]
-                after.append(f"{room} has {aside['x'].strip(' ,')}.")  # the room as the person reaches it
-            named = list(place.finditer(sentence))
-            last = named[-1].group() if named else last
-            # the container the person just opened or went to, which "It's empty." may tell of next
-            reached = last if named and (opening.search(sentence) or REACHES.search(sentence)) else None
-            # the room the person just went to, which the "There's ..." sentences right after describe
-            rooms = list(room_named.finditer(sentence))
-            if rooms and REACHES.search(sentence):
-                entered = rooms[-1].group()
-            elif rooms or not here:
-                entered = None
-            out.append(sentence + "".join(f" {a}" for a in after))
-            changed |= bool(after) or bool(asking)
-            wondered = wondered or (bool(asking) and reached is not None)
-        if changed:
-            lines[number - 1] = "".join(out)
+        read = [walk.read(m.group()) for m in SENTENCE.finditer(line) if m.group()]
+        if any(changed for _, changed in read):
+            lines[number - 1] = "".join(sentence for sentence, _ in read)
             notes.append(text_note(number, "format", line[:80], "contents told on opening read as a description"))
     return "\n".join(lines), notes
+
+
+class _Walk:
+    """What the sentences so far leave for the next one to refer to: the last piece of furniture
+    named (what "it" opens), the container the person just opened or went to (what "(It's empty
+    too.)" tells of), the room just entered (what "There's a sofa there." describes), and whether
+    "What's inside?" waits for its answer."""
+
+    def __init__(self) -> None:
+        self.last: str | None = None
+        self.reached: str | None = None
+        self.entered: str | None = None
+        self.wondered = False
+
+    def read(self, sentence: str) -> tuple[str, bool]:
+        """(the sentence as the reader should read it, whether it changed)."""
+        told = TAG.sub(".", NONE_OPENED.sub("", NOT_OPENED.sub("", sentence)))
+        asking = ASKS_INSIDE.search(told)  # "... and she opened it - and what do you think was inside?"
+        told = told[: asking.start()] + "." if asking else told
+        answer = self._answer(told, asking is not None)
+        if answer is not None:
+            return answer, True
+        described, here = self._room_told(told)
+        moved, after = self._reveals(described)
+        self._update(moved, here)
+        self.wondered = self.wondered or (asking is not None and self.reached is not None)
+        out = moved + "".join(f" {a}" for a in after)
+        return out, out != sentence or asking is not None
+
+    def _answer(self, sentence: str, asking: bool) -> str | None:
+        """The sentence when it only tells what the container just reached holds ("(It's empty
+        too.)", the answer to "What's inside?") as a description of it, "" for the question; else None."""
+        follow = _patterns()[3]
+        asked = follow.match(sentence)
+        told = sentence.strip() if self.wondered else asked["x"] if asked else None
+        self.wondered = bool(WONDER.match(sentence)) and self.reached is not None
+        if self.wondered and not asking:
+            return ""
+        described = _described(self.reached, told) if told and self.reached else None
+        return re.match(r"^\s*", sentence).group() + described if described else None
+
+    def _room_told(self, sentence: str) -> tuple[str, re.Match | None]:
+        """The sentence with the room just entered written in ("Picture it: a stove, ..." -> "In the
+        kitchen there are a stove, ..."; "There's a sofa there." -> "In the den, there's a sofa."),
+        and the match that makes it a description of that room, if any."""
+        room_named = _patterns()[6]
+        listed = PICTURE.match(sentence)
+        if listed and self.entered and not room_named.search(sentence):
+            sentence = f"{listed['lead']}In {self.entered} there are {listed['list']}"
+        here = THERE.match(sentence) or listed
+        if THERE.match(sentence) and self.entered and not room_named.search(sentence):
+            adverb = re.compile(r"\s+(?:there|here)\b(?=\s*(?:with|,|[.!?]|$))", re.I)
+            rest = adverb.sub("", sentence[here.end() :], count=1)
+            sentence = f"{here.group()}In {self.entered}, {rest[0].lower()}{rest[1:]}"
+        return sentence, here
+
+    def _reveals(self, sentence: str) -> tuple[str, list[str]]:
+        """The sentence without the contents told as a container is opened or a room reached, and
+        the descriptions they become."""
+        place, opening, reveals, _, _, room_aside, _ = _patterns()
+        after, k = [], 0
+        while opened := opening.search(sentence, k):
+            what = opened["what"]
+            before = list(place.finditer(sentence, 0, opened.start()))
+            container = what if what.lower() != "it" else before[-1].group() if before else self.last
+            k = opened.end()
+            for reveal in reveals:
+                shown = reveal.match(sentence[k:])
+                said = _described(container, shown["x"]) if shown and container else None
+                if said:
+                    cut = "" if sentence[k + shown.end() :].lstrip().startswith((",", ".", ";")) else " "
+                    sentence = sentence[:k] + cut + sentence[k + shown.end() :].lstrip()
+                    after.append(said)
+                    break
+            if what.lower() != "it":
+                self.last = what
+        aside = room_aside.search(sentence)
+        if aside and not re.search(r"\b(?:he|she|they|opens?|closes?|walks?|goes)\b", aside["x"], re.I):
+            rest = sentence[aside.end() :].lstrip()
+            sentence = sentence[: aside.end("room")] + ("" if rest[:1] in ".,;!?" else " ") + rest
+            room = aside["room"][0].upper() + aside["room"][1:]
+            after.append(f"{room} has {aside['x'].strip(' ,')}.")  # the room as the person reaches it
+        return sentence, after
+
+    def _update(self, sentence: str, here: re.Match | None) -> None:
+        """What the sentence leaves for the next: the furniture named last, the container reached,
+        the room entered (kept over the "There's ..." sentences that describe it)."""
+        place, opening, *_, room_named = _patterns()
+        named = list(place.finditer(sentence))
+        self.last = named[-1].group() if named else self.last
+        self.reached = self.last if named and (opening.search(sentence) or REACHES.search(sentence)) else None
+        rooms = list(room_named.finditer(sentence))
+        if rooms and REACHES.search(sentence):
+            self.entered = rooms[-1].group()
+        elif rooms or not here:
+            self.entered = None
