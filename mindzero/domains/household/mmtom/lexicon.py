@@ -497,6 +497,12 @@ def alternatives(words) -> str:
 
 
 @functools.cache
+def room_words() -> re.Pattern:
+    """A room word of the lexicon, any case ("KITCHEN", "lounge room")."""
+    return re.compile(rf"\b(?:{alternatives(lexicon().rooms)})\b", re.I)
+
+
+@functools.cache
 def household_words() -> re.Pattern:
     """A room, furniture or object word of the lexicon, plural too: what a line of a story names and
     a mail's signature or a data paste's notation note does not."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from mindzero.domains.household.mmtom.lexicon import alternatives, lexicon, text_note
+from mindzero.domains.household.mmtom.lexicon import alternatives, lexicon, room_words, text_note
 
 #: The first word of a form's field label ("Report no.:", "Date of session:", "Observer:").
 FIELDS = (
@@ -71,6 +71,4 @@ def _field(line: str) -> bool:
 
 def _heading(line: str) -> bool:
     """A heading in capitals that names no room ("KITCHEN" over a paragraph is the room's)."""
-    return bool(CAPITALS.match(line)) and sum(c.isalpha() for c in line) > 3 and not re.search(
-        r"\b(?:KITCHEN|BEDROOM|BATHROOM|LIVING ROOM|LOUNGE)\b", line
-    )
+    return bool(CAPITALS.match(line)) and sum(c.isalpha() for c in line) > 3 and not room_words().search(line)

@@ -9,9 +9,8 @@ brackets) as it reads any story."""
 from __future__ import annotations
 
 import re
-from functools import cache
 
-from mindzero.domains.household.mmtom.lexicon import alternatives, lexicon, text_note
+from mindzero.domains.household.mmtom.lexicon import room_words, text_note
 
 #: A player's command after the game's prompt: "> look", "> go to bathroom", ">follow daniel",
 #: "<100hp 100m 100mv> look in fridge", a bare prompt (lower case, at most six words: no sentence).
@@ -67,15 +66,10 @@ def _listings(lines: list[str]) -> list[dict]:
     return notes
 
 
-@cache
-def _rooms() -> re.Pattern:
-    return re.compile(rf"\b(?:{alternatives(lexicon().rooms)})\b", re.I)
-
-
 def read_transcript(text: str) -> tuple[str, list[dict]]:
     """The text without a transcript's commands and with "here" / "there" placed (module docstring);
     a note per line changed. A text with fewer than two command lines keeps its ">" lines (a quote)."""
-    lines, rooms = text.split("\n"), _rooms()
+    lines, rooms = text.split("\n"), room_words()
     commands = [k for k, line in enumerate(lines) if COMMAND.match(line)]
     if len(commands) < 2:
         commands = []
