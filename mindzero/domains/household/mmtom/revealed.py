@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import NamedTuple
 
 from mindzero.domains.household.mmtom.lexicon import alternatives, lexicon, text_note
 
@@ -71,11 +72,19 @@ NONE_OPENED = re.compile(
 )
 
 
+class _Patterns(NamedTuple):
+    place: re.Pattern  # a piece of furniture named: "the second kitchen cabinet"
+    opening: re.Pattern  # an opening of it, or of "it"
+    reveals: list[re.Pattern]  # what may follow an opening and tell the contents
+    follow: re.Pattern  # a sentence that tells the contents of "it": "(It's empty too.)"
+    things: re.Pattern  # an object word
+    room_aside: re.Pattern  # a room with its furniture told in an aside
+    room: re.Pattern  # "the kitchen"
+
+
 @cache
-def _patterns() -> tuple[re.Pattern, re.Pattern, list[re.Pattern], re.Pattern, re.Pattern, re.Pattern, re.Pattern]:
-    """(a piece of furniture named, an opening of it, the reveals that may follow an opening, a
-    sentence that tells the contents of "it", an object word, a room with its furniture told in an aside,
-    a room)."""
+def _patterns() -> _Patterns:
+    """The patterns of this module that are built from the lexicon."""
     lex = lexicon()
     furniture = alternatives([*lex.furniture, "cabinet", "cupboard"])
     place = (
@@ -111,12 +120,12 @@ def _patterns() -> tuple[re.Pattern, re.Pattern, list[re.Pattern], re.Pattern, r
         re.I,
     )
     room = re.compile(rf"\bthe (?:{alternatives(lex.rooms)})\b", re.I)
-    return re.compile(place, re.I), opening, reveals, follow, things, room_aside, room
+    return _Patterns(re.compile(place, re.I), opening, reveals, follow, things, room_aside, room)
 
 
 def _described(container: str, told: str) -> str | None:
     """The sentence that says what ``told`` says of the container, or None when it says no contents."""
-    things = _patterns()[4]
+    things = _patterns().things
     told = told.strip(" ,")
     name = re.sub(r"^(?:his|her|their|that|this|a|an)\s+", "the ", container, flags=re.I)
     name = name[0].upper() + name[1:]
@@ -175,7 +184,7 @@ class _Walk:
     def _answer(self, sentence: str, asking: bool) -> str | None:
         """The sentence when it only tells what the container just reached holds ("(It's empty
         too.)", the answer to "What's inside?") as a description of it, "" for the question; else None."""
-        follow = _patterns()[3]
+        follow = _patterns().follow
         asked = follow.match(sentence)
         told = sentence.strip() if self.wondered else asked["x"] if asked else None
         self.wondered = bool(WONDER.match(sentence)) and self.reached is not None
@@ -188,7 +197,7 @@ class _Walk:
         """The sentence with the room just entered written in ("Picture it: a stove, ..." -> "In the
         kitchen there are a stove, ..."; "There's a sofa there." -> "In the den, there's a sofa."),
         and the match that makes it a description of that room, if any."""
-        room_named = _patterns()[6]
+        room_named = _patterns().room
         listed = PICTURE.match(sentence)
         if listed and self.entered and not room_named.search(sentence):
             sentence = f"{listed['lead']}In {self.entered} there are {listed['list']}"
@@ -202,7 +211,8 @@ class _Walk:
     def _reveals(self, sentence: str) -> tuple[str, list[str]]:
         """The sentence without the contents told as a container is opened or a room reached, and
         the descriptions they become."""
-        place, opening, reveals, _, _, room_aside, _ = _patterns()
+        patterns = _patterns()
+        place, opening, reveals, room_aside = patterns.place, patterns.opening, patterns.reveals, patterns.room_aside
         after, k = [], 0
         while opened := opening.search(sentence, k):
             what = opened["what"]
@@ -230,7 +240,8 @@ class _Walk:
     def _update(self, sentence: str, here: re.Match | None) -> None:
         """What the sentence leaves for the next: the furniture named last, the container reached,
         the room entered (kept over the "There's ..." sentences that describe it)."""
-        place, opening, *_, room_named = _patterns()
+        patterns = _patterns()
+        place, opening, room_named = patterns.place, patterns.opening, patterns.room
         named = list(place.finditer(sentence))
         self.last = named[-1].group() if named else self.last
         self.reached = self.last if named and (opening.search(sentence) or REACHES.search(sentence)) else None
